@@ -1,0 +1,10 @@
+#pragma once
+// GPULAB_HD marks functions that run on the host and inside kernels (views, index helpers). Under nvcc it
+// is __host__ __device__; in host code and in the simulator, where kernels are ordinary C++, it is empty.
+#if defined(__CUDACC__)
+#define GPULAB_HD __host__ __device__
+#define GPULAB_DEVICE __device__
+#else
+#define GPULAB_HD
+#define GPULAB_DEVICE
+#endif
