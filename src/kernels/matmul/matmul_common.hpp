@@ -1,0 +1,173 @@
+#pragma once
+// What the rungs of the GPU matmul ladder (src/kernels/matmul/*.cu) share: the tile-shape parameters,
+// 16-byte vector moves, the epilogue C = alpha * acc + beta * C (which never reads C when beta is zero),
+// and the registration of a rung. Only kernel files include this, and each is compiled once per backend
+// (nvcc, the simulator, the instrumented simulator), so everything here has internal linkage.
+//
+// Conventions of every rung:
+//   - M = c.rows(), N = c.cols(), K = a.cols(). K = 0 leaves the accumulators at zero, so the epilogue
+//     gives beta * C with no special case; M = 0 or N = 0 launches nothing.
+//   - Edge tiles (M, N, K not multiples of a tile; leading dimensions or base pointers that are not
+//     16-byte aligned) are handled tile by tile, by predicated loads that fill zeros and predicated
+//     stores, never by a slow path for the whole matrix.
+#include <gpulab/kernel.hpp>
+#include <gpulab/matmul.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <type_traits>
+#include <string>
+#include <utility>
+#include <variant>
+
+#if defined(__CUDACC__)
+#define GPULAB_MATMUL_LAUNCH_BOUNDS(threads) __launch_bounds__(threads)
+#else
+#define GPULAB_MATMUL_LAUNCH_BOUNDS(threads)
+#endif
+
+namespace {
+
+using gpulab::index_t;
+using gpulab::matrix_view;
+
+// A thread-block tile: BM x BN outputs per block, BK deep per step, TM x TN outputs per thread.
+template <int BM_, int BN_, int BK_, int TM_ = 1, int TN_ = 1>
+struct BlockTile {
+  static constexpr int bm = BM_, bn = BN_, bk = BK_, tm = TM_, tn = TN_;
+};
+
+// A warp-tiled block: the block tile is split into WM x WN warp tiles; a warp covers its tile in
+// WNITER sub-tiles side by side; a thread holds TM x TN outputs in each sub-tile.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int WNITER_, int TM_, int TN_>
+struct WarpTile {
+  static constexpr int bm = BM_, bn = BN_, bk = BK_, wm = WM_, wn = WN_, wniter = WNITER_, tm = TM_, tn = TN_;
+  static constexpr int warps = (BM_ / WM_) * (BN_ / WN_);
+  static constexpr int threads = warps * 32;
+  static constexpr int wsubn = WN_ / WNITER_;      // columns of one warp sub-tile
+  static constexpr int thread_cols = wsubn / TN_;  // threads of a warp along N
+  static constexpr int thread_rows = 32 / thread_cols;
+  static_assert(BM_ % WM_ == 0 && BN_ % WN_ == 0, "warp tiles must divide the block tile");
+  static_assert(WN_ % WNITER_ == 0 && wsubn % TN_ == 0 && 32 % thread_cols == 0,
+                "a warp sub-tile must split into 32 threads");
+};
+
+// Elements of T in 16 bytes: the width of one LDG.E.128 / STS.128 / cp.async.cg.
+template <class T>
+inline constexpr int vec_width = static_cast<int>(16 / sizeof(T));
+
+template <class T>
+struct alignas(16) Vec16 {
+  T v[vec_width<T>];
+};
+
+// 16-byte loads and stores. nvcc turns the aligned aggregate copy into one 128-bit instruction; the
+// simulator copies bytes (no aliasing through a foreign type in host C++).
+template <class T>
+GPULAB_DEVICE inline Vec16<T> load16(const T* p) {
+#if defined(__CUDACC__)
+  return *reinterpret_cast<const Vec16<T>*>(p);
+#else
+  Vec16<T> r;
+  std::memcpy(&r, p, sizeof r);
+  return r;
+#endif
+}
+
+template <class T>
+GPULAB_DEVICE inline void store16(T* p, const Vec16<T>& value) {
+#if defined(__CUDACC__)
+  *reinterpret_cast<Vec16<T>*>(p) = value;
+#else
+  std::memcpy(p, &value, sizeof value);
+#endif
+}
+
+template <class T>
+GPULAB_DEVICE inline bool aligned16(const T* p) {
+  return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0;
+}
+
+// Whether a row-major operand can be read in 16-byte vectors at every row start: base aligned and
+// the leading dimension a whole number of vectors. Decided once per launch; tiles that straddle the
+// matrix edge still take the predicated path.
+template <class T>
+GPULAB_DEVICE inline bool vector_rows(const matrix_view<T>& m) {
+  return aligned16(m.data()) && m.ld() % vec_width<std::remove_const_t<T>> == 0;
+}
+
+// The epilogue of one output. With beta == 0 the old value is not read, so NaN in C stays out.
+template <class T>
+GPULAB_DEVICE inline void store_output(T* out, T acc, T alpha, T beta) {
+  *out = beta == T(0) ? alpha * acc : alpha * acc + beta * *out;
+}
+
+// Writes W consecutive outputs of row `row`, starting at column `col`. A segment wholly inside C and
+// 16-byte aligned goes out in vectors (loading old C only when beta != 0); any other is written element
+// by element, skipping what lies outside.
+template <class T, int W>
+GPULAB_DEVICE inline void store_row_segment(const matrix_view<T>& c, int row, int col, const T (&acc)[W], T alpha,
+                                            T beta) {
+  if (row >= c.rows()) return;
+  T* out = c.data() + static_cast<index_t>(row) * c.ld() + col;
+  constexpr int vw = vec_width<T>;
+  if constexpr (W % vw == 0) {
+    if (col + W <= c.cols() && aligned16(out)) {
+#pragma unroll
+      for (int v = 0; v < W; v += vw) {
+        Vec16<T> r;
+        if (beta == T(0)) {
+#pragma unroll
+          for (int q = 0; q < vw; ++q) r.v[q] = alpha * acc[v + q];
+        } else {
+          const Vec16<T> old = load16(out + v);
+#pragma unroll
+          for (int q = 0; q < vw; ++q) r.v[q] = alpha * acc[v + q] + beta * old.v[q];
+        }
+        store16(out + v, r);
+      }
+      return;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < W; ++j) {
+    if (col + j < c.cols()) store_output(out + j, acc[j], alpha, beta);
+  }
+}
+
+// Why a rung that reads its operands as row-major arrays cannot run `p` (empty when it can).
+inline std::string needs_row_major(const gpulab::MatmulProblem& p) {
+  using gpulab::Layout;
+  if (p.a_layout != Layout::row_major || p.b_layout != Layout::row_major || p.c_layout != Layout::row_major) {
+    return "needs row-major A, B and C (transposed operands: use naive, coalesced or shared, or cublas)";
+  }
+  return {};
+}
+
+// The launch geometry every tiled rung uses: x over column tiles, y over row tiles.
+inline gpulab::Dim3 tile_grid(int m, int n, int bm, int bn) {
+  return gpulab::Dim3(gpulab::grid_for(n, static_cast<unsigned>(bn)), gpulab::grid_for(m, static_cast<unsigned>(bm)));
+}
+
+// Registers one rung for the device kind this compilation serves. `runner` is a generic callable taking
+// (const MatmulArgs<T>&, const MatmulContext&) for each dtype; the registry hands it the visited
+// alternative of AnyMatmulArgs.
+template <class Runner>
+bool register_gpu_rung(const char* name, const char* description, int order,
+                       std::function<std::string(const gpulab::MatmulProblem&)> cannot_run, Runner runner) {
+  gpulab::MatmulRegistration r;
+  r.name = name;
+  r.description = description;
+  r.family = gpulab::MatmulFamily::gpu;
+  r.order = order;
+  r.device_kind = GPULAB_KERNEL_DEVICE_KIND;
+  r.dtypes = {gpulab::Dtype::float32, gpulab::Dtype::float64, gpulab::Dtype::int32};
+  r.cannot_run = std::move(cannot_run);
+  r.run = [runner](const gpulab::AnyMatmulArgs& any, const gpulab::MatmulContext& context) {
+    std::visit([&](const auto& args) { runner(args, context); }, any);
+  };
+  return gpulab::register_matmul(std::move(r));
+}
+
+}  // namespace
