@@ -10,6 +10,8 @@
 //   - Edge tiles (M, N, K not multiples of a tile; leading dimensions or base pointers that are not
 //     16-byte aligned) are handled tile by tile, by predicated loads that fill zeros and predicated
 //     stores, never by a slow path for the whole matrix.
+//   - Kernels live in an anonymous namespace; GPULAB_EXPORT_KERNEL goes outside it (the macro opens its
+//     own, and nvcc's generated stubs break on an anonymous namespace nested in another).
 #include <gpulab/kernel.hpp>
 #include <gpulab/matmul.hpp>
 
@@ -103,16 +105,16 @@ GPULAB_DEVICE inline void store_output(T* out, T acc, T alpha, T beta) {
   *out = beta == T(0) ? alpha * acc : alpha * acc + beta * *out;
 }
 
-// Writes W consecutive outputs of row `row`, starting at column `col`. A segment wholly inside C and
-// 16-byte aligned goes out in vectors (loading old C only when beta != 0); any other is written element
-// by element, skipping what lies outside.
-template <class T, int W>
+// Writes W consecutive outputs of row `row`, starting at column `col`. With Vectorize, a segment wholly
+// inside C and 16-byte aligned goes out in vectors (loading old C only when beta != 0); any other is
+// written element by element, skipping what lies outside.
+template <bool Vectorize, class T, int W>
 GPULAB_DEVICE inline void store_row_segment(const matrix_view<T>& c, int row, int col, const T (&acc)[W], T alpha,
                                             T beta) {
   if (row >= c.rows()) return;
   T* out = c.data() + static_cast<index_t>(row) * c.ld() + col;
   constexpr int vw = vec_width<T>;
-  if constexpr (W % vw == 0) {
+  if constexpr (Vectorize && W % vw == 0) {
     if (col + W <= c.cols() && aligned16(out)) {
 #pragma unroll
       for (int v = 0; v < W; v += vw) {

@@ -1,0 +1,98 @@
+// Rung 5 of the GPU matmul ladder [reg2d]: 2-D register blocking. Each thread computes a TM x TN block
+// of outputs. Per k it loads TM values of A and TN values of B from shared memory into registers and
+// forms their outer product: TM*TN multiply-adds for TM+TN shared loads.
+//
+// What changed from rung 4: a TM x TN thread tile instead of TM x 1, and 128 x 128 block tiles (64 x 64
+// for float64, whose accumulators take two registers each).
+// What it should buy: shared loads per multiply-add fall from (1 + 1/TM) to (1/TM + 1/TN), a quarter
+// with 8 x 8; each block reuses every loaded element 128 times. Still scalar global and shared
+// accesses, and the A tile is read down a column of shared memory (bank conflicts): rung 6's targets.
+#include <gpulab/kernel.hpp>
+
+#include "matmul_common.hpp"
+
+namespace {
+
+template <class T, class S>
+__global__ void GPULAB_MATMUL_LAUNCH_BOUNDS((S::bm / S::tm) * (S::bn / S::tn))
+    reg2d_matmul(matrix_view<const T> a, matrix_view<const T> b, matrix_view<T> c, T alpha, T beta) {
+  constexpr int BM = S::bm, BN = S::bn, BK = S::bk, TM = S::tm, TN = S::tn;
+  constexpr int threads = (BM / TM) * (BN / TN);
+  static_assert((BM * BK) % threads == 0 && (BK * BN) % threads == 0,
+                "every thread loads the same number of elements of each tile");
+  __shared__ T as[BM * BK];  // as[r * BK + k]
+  __shared__ T bs[BK * BN];  // bs[k * BN + n]
+
+  const int tid = static_cast<int>(threadIdx.x);
+  const int row0 = static_cast<int>(blockIdx.y) * BM, col0 = static_cast<int>(blockIdx.x) * BN;
+  const int m = c.rows(), n = c.cols(), k_total = a.cols();
+  const index_t lda = a.ld(), ldb = b.ld();
+  const T* a_block = a.data() + static_cast<index_t>(row0) * lda;
+  const T* b_block = b.data() + col0;
+  const int t_col = tid % (BN / TN), t_row = tid / (BN / TN);  // outputs (t_row*TM + i, t_col*TN + j)
+
+  T acc[TM][TN] = {};
+  T reg_m[TM], reg_n[TN];
+  for (int k0 = 0; k0 < k_total; k0 += BK) {
+#pragma unroll
+    for (int e = tid; e < BM * BK; e += threads) {
+      const int r = e / BK, kk = e % BK;
+      as[e] = row0 + r < m && k0 + kk < k_total ? a_block[r * lda + k0 + kk] : T(0);
+    }
+#pragma unroll
+    for (int e = tid; e < BK * BN; e += threads) {
+      const int kk = e / BN, cc = e % BN;
+      bs[e] = k0 + kk < k_total && col0 + cc < n ? b_block[(k0 + kk) * ldb + cc] : T(0);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+#pragma unroll
+      for (int i = 0; i < TM; ++i) reg_m[i] = as[(t_row * TM + i) * BK + kk];
+#pragma unroll
+      for (int j = 0; j < TN; ++j) reg_n[j] = bs[kk * BN + t_col * TN + j];
+#pragma unroll
+      for (int i = 0; i < TM; ++i) {
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] += reg_m[i] * reg_n[j];
+      }
+    }
+    __syncthreads();
+  }
+
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    store_row_segment<false>(c, row0 + t_row * TM + i, col0 + t_col * TN, acc[i], alpha, beta);
+  }
+}
+
+// The tuned tiles: 256 threads either way.
+template <class T>
+using Reg2dTile = std::conditional_t<sizeof(T) == 8, BlockTile<64, 64, 8, 4, 4>, BlockTile<128, 128, 8, 8, 8>>;
+
+}  // namespace
+
+GPULAB_EXPORT_KERNEL(reg2d_matmul<float, Reg2dTile<float>>);
+GPULAB_EXPORT_KERNEL(reg2d_matmul<double, Reg2dTile<double>>);
+GPULAB_EXPORT_KERNEL(reg2d_matmul<std::int32_t, Reg2dTile<std::int32_t>>);
+
+namespace {
+
+template <class T>
+void run_reg2d(const gpulab::MatmulArgs<T>& args, const gpulab::MatmulContext& context) {
+  using S = Reg2dTile<T>;
+  const int m = args.c.rows(), n = args.c.cols();
+  if (m == 0 || n == 0) return;
+  gpulab::launch(reg2d_matmul<T, S>,
+                 gpulab::LaunchConfig{tile_grid(m, n, S::bm, S::bn), gpulab::Dim3((S::bm / S::tm) * (S::bn / S::tn)),
+                                      0, context.stream},
+                 args.a, args.b, args.c, args.alpha, args.beta);
+}
+
+#if GPULAB_REGISTERING_COMPILATION
+const bool reg2d_registered = register_gpu_rung(
+    "reg2d", "2-D register blocking: 128x128 block tiles, an 8x8 outer product per thread", 5, needs_row_major,
+    [](const auto& args, const auto& context) { run_reg2d(args, context); });
+#endif
+
+}  // namespace
