@@ -64,7 +64,7 @@ void fill_pattern(void* dst, MemorySpace space, const void* value, std::size_t e
 // Synchronises `stream`, or the device of `space` when no stream was given.
 void synchronize(const Stream& stream, MemorySpace space);
 
-std::size_t checked_element_count(std::span<const index_t> shape, std::size_t element_bytes);
+std::size_t checked_byte_count(std::span<const index_t> shape, std::size_t element_bytes);
 
 }  // namespace detail
 
@@ -86,12 +86,12 @@ class BasicArray {
   // A device array: memory of `device` (CUDA, sim, or the host).
   BasicArray(const Device& device, Shape<Rank> shape)
     requires(Kind == MemoryKind::device)
-      : shape_(shape), alloc_(Kind, device, detail::checked_element_count(shape, sizeof(T))) {}
+      : shape_(shape), alloc_(Kind, device, detail::checked_byte_count(shape, sizeof(T))) {}
 
   // A pinned or plain host array.
   explicit BasicArray(Shape<Rank> shape)
     requires(Kind != MemoryKind::device)
-      : shape_(shape), alloc_(Kind, host_device(), detail::checked_element_count(shape, sizeof(T))) {}
+      : shape_(shape), alloc_(Kind, host_device(), detail::checked_byte_count(shape, sizeof(T))) {}
   explicit BasicArray(index_t size)
     requires(Kind != MemoryKind::device && Rank == 1)
       : BasicArray(Shape<1>{size}) {}
@@ -134,12 +134,15 @@ class BasicArray {
     return shape_[1];
   }
 
-  auto view() noexcept { return make_view<T>(data()); }
-  auto view() const noexcept { return make_view<const T>(data()); }
-  auto cview() const noexcept { return view(); }
+  using view_type = std::conditional_t<Rank == 1, vector_view<T>, matrix_view<T>>;
+  using const_view_type = std::conditional_t<Rank == 1, vector_view<const T>, matrix_view<const T>>;
+
+  view_type view() noexcept { return make_view<T>(data()); }
+  const_view_type view() const noexcept { return make_view<const T>(data()); }
+  const_view_type cview() const noexcept { return view(); }
   // Arrays pass to kernels and operations as their views.
-  operator decltype(std::declval<BasicArray&>().view())() noexcept { return view(); }
-  operator decltype(std::declval<const BasicArray&>().view())() const noexcept { return view(); }
+  operator view_type() noexcept { return view(); }
+  operator const_view_type() const noexcept { return view(); }
 
   // Element access, for memory the host can touch.
   T& operator[](index_t i)
@@ -224,7 +227,7 @@ class BasicArray {
 
  private:
   template <class U>
-  auto make_view(U* p) const noexcept {
+  std::conditional_t<Rank == 1, vector_view<U>, matrix_view<U>> make_view(U* p) const noexcept {
     if constexpr (Rank == 1) {
       return vector_view<U>(p, shape_[0], 1, space());
     } else {

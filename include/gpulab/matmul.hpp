@@ -73,6 +73,8 @@ struct MatmulImpl {
   std::function<std::string(const MatmulProblem&)> cannot_run;
   // The runner for each device kind it was registered on, indexed by DeviceKind.
   std::function<void(const AnyMatmulArgs&, const MatmulContext&)> run[3];
+  // Whether `auto` may pick it (false for implementations that change the arithmetic, such as TF32).
+  bool automatic = true;
 
   bool runs_on(DeviceKind kind) const { return static_cast<bool>(run[static_cast<int>(kind)]); }
   std::vector<DeviceKind> device_kinds() const;
@@ -91,6 +93,7 @@ struct MatmulRegistration {
   std::vector<Dtype> dtypes;
   std::function<std::string(const MatmulProblem&)> cannot_run;  // may be empty: can run everything
   std::function<void(const AnyMatmulArgs&, const MatmulContext&)> run;
+  bool automatic = true;  // false: `auto` never picks it (it changes the arithmetic, e.g. TF32)
 };
 
 // Returns true, so that a registration can initialise a namespace-scope constant.
@@ -99,7 +102,9 @@ bool register_matmul(MatmulRegistration registration);
 // Every implementation, in listing order.
 std::vector<const MatmulImpl*> matmul_impls();
 const MatmulImpl* find_matmul(std::string_view name);
-// The implementation `auto` picks for `problem`: the fastest that can run it.
+// The implementation `auto` picks for `problem`: on a CUDA device the vendor library (the peer), else
+// the highest rung that can run it; on the host the best CPU implementation, else the peer. Never one
+// registered with automatic = false.
 const MatmulImpl& choose_matmul(const MatmulProblem& problem);
 
 // The problem the views describe; throws InvalidArgument for shapes that do not chain or operands in

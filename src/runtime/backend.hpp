@@ -64,6 +64,9 @@ class Backend {
   virtual void synchronize_device(int ordinal) = 0;
 };
 
+// Checks a launch configuration against a device's limits; throws InvalidArgument naming the limit.
+void validate_launch(const DeviceProperties& props, const LaunchConfig& config);
+
 // The backend for a kind; throws InvalidArgument when it was not built (CUDA off) or not available.
 Backend& backend_for(DeviceKind kind);
 // nullptr when the kind was not built in.
