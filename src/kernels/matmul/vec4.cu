@@ -26,8 +26,8 @@ __global__ void GPULAB_MATMUL_LAUNCH_BOUNDS((S::bm / S::tm) * (S::bn / S::tn))
   static_assert(BK % VW == 0 && BN % VW == 0 && TM % VW == 0 && TN % VW == 0, "tiles are whole vectors");
   static_assert(a_vectors * threads * VW == BM * BK && b_vectors * threads * VW == BK * BN,
                 "every thread loads the same number of vectors of each tile");
-  __shared__ alignas(16) T as[BK * BM];  // transposed: as[k * BM + m]
-  __shared__ alignas(16) T bs[BK * BN];  // bs[k * BN + n]
+  alignas(16) __shared__ T as[BK * BM];  // transposed: as[k * BM + m]
+  alignas(16) __shared__ T bs[BK * BN];  // bs[k * BN + n]
 
   const int tid = static_cast<int>(threadIdx.x);
   const int row0 = static_cast<int>(blockIdx.y) * BM, col0 = static_cast<int>(blockIdx.x) * BN;
