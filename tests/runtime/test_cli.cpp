@@ -12,15 +12,15 @@
 
 namespace {
 
-struct Run {
+struct CliResult {
   int exit_code = -1;
   std::string out;
 };
 
-Run run(const std::string& args) {
+CliResult run_cli(const std::string& args) {
   const std::string cmd = std::string(GPULAB_CLI_PATH) + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
-  Run r;
+  CliResult r;
   if (p == nullptr) return r;
   std::array<char, 4096> buf{};
   size_t n = 0;
@@ -33,20 +33,22 @@ Run run(const std::string& args) {
 bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 TEST(Cli, DevicesListsTheHostAndSaysWhyCudaIsMissing) {
-  const Run r = run("devices");
+  const CliResult r = run_cli("devices");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(contains(r.out, "cpu ")) << r.out;
   const gpulab::CudaStatus s = gpulab::cuda_status();
   if (!s.usable()) {
     EXPECT_TRUE(contains(r.out, "no usable CUDA device")) << r.out;
-    if (s.built_with_cuda) EXPECT_TRUE(contains(r.out, s.error_name)) << r.out;
+    if (s.built_with_cuda) {
+      EXPECT_TRUE(contains(r.out, s.error_name)) << r.out;
+    }
   } else {
     EXPECT_TRUE(contains(r.out, "cuda:0")) << r.out;
   }
 }
 
 TEST(Cli, DevicesJsonFollowsTheSchema) {
-  const Run r = run("devices --json");
+  const CliResult r = run_cli("devices --json");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_TRUE(j.contains("cuda"));
@@ -62,7 +64,7 @@ TEST(Cli, DevicesJsonFollowsTheSchema) {
 }
 
 TEST(Cli, DoctorFailsTheDriverCheckWithoutADriver) {
-  const Run r = run("doctor --json");
+  const CliResult r = run_cli("doctor --json");
   const auto j = nlohmann::json::parse(r.out);
   const gpulab::CudaStatus s = gpulab::cuda_status();
   if (s.usable()) {
@@ -82,7 +84,7 @@ TEST(Cli, DoctorFailsTheDriverCheckWithoutADriver) {
 }
 
 TEST(Cli, VersionNamesTheRuntimeItWasBuiltWith) {
-  const Run r = run("--version");
+  const CliResult r = run_cli("--version");
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(contains(r.out, "gpulab ")) << r.out;
   EXPECT_TRUE(contains(r.out, "commit")) << r.out;
@@ -90,12 +92,12 @@ TEST(Cli, VersionNamesTheRuntimeItWasBuiltWith) {
 }
 
 TEST(Cli, BadOptionsAreOneLineAndExitTwo) {
-  const Run r = run("devices --no-such-option");
+  const CliResult r = run_cli("devices --no-such-option");
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_TRUE(contains(r.out, "error")) << r.out;
-  const Run none = run("");
+  const CliResult none = run_cli("");
   EXPECT_EQ(none.exit_code, 2) << none.out;
-  const Run help = run("--help");
+  const CliResult help = run_cli("--help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_TRUE(contains(help.out, "devices"));
 }
