@@ -48,8 +48,3 @@ std::unique_ptr<Backend> make_cuda_backend() { return nullptr; }
 #endif
 
 }  // namespace gpulab::detail
-
-namespace gpulab::detail {
-// TEMPORARY until the simulator lands.
-__attribute__((weak)) std::unique_ptr<Backend> make_sim_backend() { return nullptr; }
-}  // namespace gpulab::detail

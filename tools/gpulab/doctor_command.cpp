@@ -74,12 +74,17 @@ std::vector<Check> run_checks() {
                       s.driver_version > 0 ? "" : "install the NVIDIA driver (nvidia-smi must work), or use --device sim"});
     const bool fits = s.driver_version >= s.runtime_version && s.driver_version > 0;
     checks.push_back({"driver and runtime versions fit", fits,
-                      fmt::format("driver CUDA {}, runtime CUDA {}", format_cuda_version(s.driver_version),
-                                  format_cuda_version(s.runtime_version)),
+                      s.driver_version == 0 ? fmt::format("runtime CUDA {}, and no driver to run it",
+                                                          format_cuda_version(s.runtime_version))
+                                            : fmt::format("driver CUDA {}, runtime CUDA {}",
+                                                          format_cuda_version(s.driver_version),
+                                                          format_cuda_version(s.runtime_version)),
                       fits ? "" : fmt::format("install a driver that supports CUDA {} or newer", format_cuda_version(s.runtime_version))});
     checks.push_back({"CUDA devices visible", s.usable(),
                       s.usable() ? fmt::format("{} device(s)", s.device_count) : cuda_unavailable_reason(s),
-                      s.usable() ? "" : "check CUDA_VISIBLE_DEVICES and nvidia-smi"});
+                      s.usable()                ? ""
+                      : s.driver_version == 0 ? "install the NVIDIA driver; until then use --device sim"
+                                              : "check CUDA_VISIBLE_DEVICES and that nvidia-smi lists the GPU"});
   }
   for (const Device& d : devices()) {
     if (!d.is_host()) checks.push_back(probe_device(d));
