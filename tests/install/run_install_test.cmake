@@ -1,0 +1,21 @@
+# Runs as `cmake -P`: install, configure the consumer against the install, build it, run it.
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  message(STATUS "${out}")
+endfunction()
+
+file(REMOVE_RECURSE ${PREFIX} ${CONSUMER_BUILD})
+run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX})
+foreach(path include/gpulab/gpulab.hpp include/gpulab/kernel.hpp bin/gpulab lib/cmake/gpulab/gpulabConfig.cmake)
+  if(NOT EXISTS ${PREFIX}/${path})
+    message(FATAL_ERROR "the install lacks ${path}")
+  endif()
+endforeach()
+run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE} -B ${CONSUMER_BUILD} -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
+    -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" -DGPULAB_CUDA=${GPULAB_CUDA})
+run(${CMAKE_COMMAND} --build ${CONSUMER_BUILD})
+run(${CONSUMER_BUILD}/consumer)
+run(${PREFIX}/bin/gpulab devices)
