@@ -10,6 +10,9 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+
+#include <gpulab/cpu/cpu_info.hpp>
 #include <gpulab/error.hpp>
 
 #include "runtime/backend.hpp"
@@ -28,14 +31,6 @@ std::string host_cpu_name() {
     }
   }
   return "unknown CPU";
-}
-
-// Vector ISA the host offers, for `gpulab devices`.
-std::string host_isa_description() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return "x86-64 AVX-512";
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "x86-64 AVX2+FMA";
-  return "x86-64";
 }
 
 std::size_t physical_memory() {
@@ -63,10 +58,13 @@ class HostBackend final : public Backend {
   DeviceProperties properties(int) override {
     DeviceProperties p;
     p.id = "cpu";
-    p.name = host_cpu_name();
-    p.multiprocessor_count = static_cast<int>(std::thread::hardware_concurrency());
+    const cpu::CpuInfo& info = cpu::cpu_info();
+    p.name = info.model_name.empty() ? host_cpu_name() : info.model_name;
+    if (!info.microarchitecture.empty()) p.name += " (" + info.microarchitecture + ")";
+    p.multiprocessor_count = info.cores > 0 ? info.cores : static_cast<int>(std::thread::hardware_concurrency());
     p.total_memory = physical_memory();
-    p.isa = host_isa_description();
+    p.isa = fmt::format("{} ({}-bit FMA, from {}), {:.2f} GHz", cpu::to_string(info.best_isa), info.fma_width_bits,
+                        info.fma_width_source, info.clock_ghz);
     return p;
   }
 
