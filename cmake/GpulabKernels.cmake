@@ -56,7 +56,9 @@ function(gpulab_add_kernels target)
         list(APPEND defs GPULAB_SIM_CHECKED=1)
         set(opts ${GPULAB_SIM_CHECKED_FLAGS})
       endif()
-      set_source_files_properties("${wrapper}" PROPERTIES
+      # TARGET_DIRECTORY: source properties are per directory, and the target may have been created in
+      # another one (libgpulab's kernels are added from src/kernels/<op>/).
+      set_source_files_properties("${wrapper}" TARGET_DIRECTORY ${target} PROPERTIES
         COMPILE_DEFINITIONS "${defs}"
         COMPILE_OPTIONS "${opts}"
         OBJECT_DEPENDS "${abs}")
