@@ -32,7 +32,7 @@ namespace gpulab::cpu {
 
 using detail::MicroKernel;
 using detail::pack_a_panel;
-using detail::pack_b_panel;
+using detail::pack_b_block;
 
 namespace {
 
@@ -79,6 +79,13 @@ struct Blocking {
 int round_up(int x, int multiple) { return (x + multiple - 1) / multiple * multiple; }
 int round_down_at_least(long x, int multiple) {
   return static_cast<int>(std::max<long>(multiple, x / multiple * multiple));
+}
+
+// The block size for `extent` split into as few blocks of at most `limit` as possible, as evenly as
+// `multiple` allows.
+int even_block(int extent, int limit, int multiple) {
+  const int blocks = std::max(1, (extent + limit - 1) / limit);
+  return std::min(round_up((extent + blocks - 1) / blocks, multiple), std::max(limit, multiple));
 }
 
 // kc: an A micro-panel (mr x kc) fills about half of L1, leaving room for the B panel streaming past.
@@ -165,13 +172,13 @@ void scale_c(matrix_view<T> c, T beta) {
 // the tile is whole, and into a scratch tile merged by hand at the edges.
 template <class T>
 void run_tile(const MicroKernel<T>& mk, std::int64_t kc, const T* a, const T* b, T* c, std::int64_t ldc, int rows,
-              int cols, T alpha, T beta) {
+              int cols, T alpha, T beta, const T* a_next) {
   if (rows == mk.mr && cols == mk.nr) {
-    mk.run(kc, a, b, c, ldc, alpha, beta);
+    mk.run(kc, a, b, c, ldc, alpha, beta, a_next);
     return;
   }
   alignas(64) T tile[max_tile_elements];
-  mk.run(kc, a, b, tile, mk.nr, T{1}, T{0});
+  mk.run(kc, a, b, tile, mk.nr, T{1}, T{0}, a_next);
   for (int i = 0; i < rows; ++i) {
     for (int j = 0; j < cols; ++j) {
       T& out = c[i * ldc + j];
@@ -219,12 +226,16 @@ void gemm_row_major_c(matrix_view<const T> a, matrix_view<const T> b, matrix_vie
   const std::int64_t ldc = c.ld();
   const int n_panels = (n + mk.nr - 1) / mk.nr;
 
-  for (int ic = 0; ic < m; ic += blk.mc) {
-    const int mcur = std::min(blk.mc, m - ic);
+  // Even blocks: k = 1024 with kc = 336 runs as 4 x 256, not 3 x 336 and a sliver of 16 that would
+  // cost a full pass over C.
+  const int kc = even_block(k, blk.kc, 8);
+  const int mc = even_block(m, blk.mc, mk.mr);
+  for (int ic = 0; ic < m; ic += mc) {
+    const int mcur = std::min(mc, m - ic);
     const int m_panels = (mcur + mk.mr - 1) / mk.mr;
     const ThreadGrid grid = split(threads, m_panels, n_panels);
-    for (int pc = 0; pc < k; pc += blk.kc) {
-      const int kcur = std::min(blk.kc, k - pc);
+    for (int pc = 0; pc < k; pc += kc) {
+      const int kcur = std::min(kc, k - pc);
       const T beta_here = pc == 0 ? beta : T{1};
 
       // The A block, packed by all threads together.
@@ -234,8 +245,10 @@ void gemm_row_major_c(matrix_view<const T> a, matrix_view<const T> b, matrix_vie
           [&](int t) {
             for (int p = t; p < m_panels; p += threads) {
               const int row = ic + p * mk.mr;
+              const int next_row = row + threads * mk.mr;
               pack_a_panel(&a(row, pc), a.row_stride(), a.col_stride(), std::min(mk.mr, m - row), kcur, mk.mr,
-                           packed_a + static_cast<std::size_t>(p) * mk.mr * kcur);
+                           packed_a + static_cast<std::size_t>(p) * mk.mr * kcur,
+                           next_row + mk.mr <= ic + mcur ? &a(next_row, pc) : nullptr);
             }
           },
           threads);
@@ -248,27 +261,24 @@ void gemm_row_major_c(matrix_view<const T> a, matrix_view<const T> b, matrix_vie
             const int col_begin = std::min(n, tj * n_panels / grid.tn * mk.nr);
             const int col_end = std::min(n, (tj + 1) * n_panels / grid.tn * mk.nr);
             if (p_begin >= p_end || col_begin >= col_end) return;
-            // Even blocks of at most nc columns, so the last one is not a sliver.
-            const int width = col_end - col_begin;
-            const int blocks = (width + blk.nc - 1) / blk.nc;
-            const int nc = round_up((width + blocks - 1) / blocks, mk.nr);
+            const int nc = even_block(col_end - col_begin, blk.nc, mk.nr);
             T* packed_b = b_workspace.get<T>(static_cast<std::size_t>(nc) * kcur);
             for (int jc = col_begin; jc < col_end; jc += nc) {
               const int ncur = std::min(nc, col_end - jc);
               const int b_panels = (ncur + mk.nr - 1) / mk.nr;
-              for (int q = 0; q < b_panels; ++q) {
-                const int col = jc + q * mk.nr;
-                pack_b_panel(&b(pc, col), b.row_stride(), b.col_stride(), std::min(mk.nr, n - col), kcur, mk.nr,
-                             packed_b + static_cast<std::size_t>(q) * mk.nr * kcur);
-              }
+              pack_b_block(&b(pc, jc), b.row_stride(), b.col_stride(), ncur, kcur, mk.nr, packed_b);
               for (int p = p_begin; p < p_end; ++p) {
                 const int row = ic + p * mk.mr;
                 const int rows = std::min(mk.mr, m - row);
                 const T* a_panel = packed_a + static_cast<std::size_t>(p) * mk.mr * kcur;
+                // The first tile of a row of tiles prefetches the next A micro-panel; the rest re-touch
+                // their own, which is already in L1.
+                const T* a_next = p + 1 < p_end ? a_panel + static_cast<std::size_t>(mk.mr) * kcur : a_panel;
                 for (int q = 0; q < b_panels; ++q) {
                   const int col = jc + q * mk.nr;
                   run_tile(mk, kcur, a_panel, packed_b + static_cast<std::size_t>(q) * mk.nr * kcur,
-                           &c(row, col), ldc, rows, std::min(mk.nr, n - col), alpha, beta_here);
+                           &c(row, col), ldc, rows, std::min(mk.nr, n - col), alpha, beta_here,
+                           q == 0 ? a_next : a_panel);
                 }
               }
             }

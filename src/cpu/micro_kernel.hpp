@@ -8,9 +8,11 @@ namespace gpulab::cpu::detail {
 
 // C[mr x nr] (row stride ldc, unit column stride) = alpha * A * B + beta * C, where A is a packed
 // micro-panel a[k * mr + i] and B a packed micro-panel b[k * nr + j], k in [0, kc). With beta == 0,
-// C is only written.
+// C is only written. `a_next` is the A micro-panel to prefetch while this one runs (the next one the
+// caller will use, or `a` itself): a hint, never read.
 template <class T>
-using MicroKernelFn = void (*)(std::int64_t kc, const T* a, const T* b, T* c, std::int64_t ldc, T alpha, T beta);
+using MicroKernelFn = void (*)(std::int64_t kc, const T* a, const T* b, T* c, std::int64_t ldc, T alpha, T beta,
+                               const T* a_next);
 
 template <class T>
 struct MicroKernel {

@@ -10,16 +10,26 @@ namespace gpulab::cpu::detail {
 
 // dst[p][k][i] = src(p * mr + i, k) for i < mr, k < kc: `rows` rows of A (row stride rs, column stride
 // cs) into ceil(rows / mr) panels of mr x kc, stored k-major.
+//
+// `next` (or null) is where the following panel starts: its rows are prefetched while this one is
+// packed. A row-major A is read as mr short runs of kc elements in rows far apart, too short for the
+// hardware prefetcher, so without this the packing waits on memory for every run.
 template <class T>
-void pack_a_panel(const T* src, std::int64_t rs, std::int64_t cs, int rows, int kc, int mr, T* dst) {
+void pack_a_panel(const T* src, std::int64_t rs, std::int64_t cs, int rows, int kc, int mr, T* dst,
+                  const T* next = nullptr) {
+  constexpr int line = 64 / sizeof(T);
   if (cs == 1) {
     for (int i = 0; i < rows; ++i) {
       const T* s = src + i * rs;
+      if (next != nullptr) {
+        for (int k = 0; k < kc; k += line) __builtin_prefetch(next + i * rs + k);
+      }
       for (int k = 0; k < kc; ++k) dst[k * mr + i] = s[k];
     }
   } else {
     for (int k = 0; k < kc; ++k) {
       const T* s = src + k * cs;
+      if (next != nullptr) __builtin_prefetch(next + k * cs);
       T* d = dst + k * mr;
       for (int i = 0; i < rows; ++i) d[i] = s[i * rs];
     }
@@ -27,23 +37,33 @@ void pack_a_panel(const T* src, std::int64_t rs, std::int64_t cs, int rows, int 
   for (int k = 0; k < kc; ++k) std::fill(dst + k * mr + rows, dst + (k + 1) * mr, T{0});
 }
 
-// dst[k][j] = src(k, j) for j < nr: `cols` columns of B (row stride rs, column stride cs) into one
-// panel of kc x nr, stored k-major.
+// `cols` columns of B (row stride rs, column stride cs) into ceil(cols / nr) panels of kc x nr, each
+// stored k-major: dst[q][k][j] = src(k, q * nr + j). A row-major B is read row by row across all the
+// panels, so each row of the block is one sequential read instead of kc short ones in distant pages.
 template <class T>
-void pack_b_panel(const T* src, std::int64_t rs, std::int64_t cs, int cols, int kc, int nr, T* dst) {
+void pack_b_block(const T* src, std::int64_t rs, std::int64_t cs, int cols, int kc, int nr, T* dst) {
+  const int panels = (cols + nr - 1) / nr;
+  const std::int64_t panel_size = static_cast<std::int64_t>(kc) * nr;
   if (cs == 1) {
     for (int k = 0; k < kc; ++k) {
       const T* s = src + k * rs;
-      T* d = dst + k * nr;
-      std::copy(s, s + cols, d);
-      std::fill(d + cols, d + nr, T{0});
+      for (int q = 0; q < panels; ++q) {
+        T* d = dst + q * panel_size + k * nr;
+        const int width = std::min(nr, cols - q * nr);
+        std::copy(s + q * nr, s + q * nr + width, d);
+        std::fill(d + width, d + nr, T{0});
+      }
     }
   } else {
-    for (int j = 0; j < cols; ++j) {
-      const T* s = src + j * cs;
-      for (int k = 0; k < kc; ++k) dst[k * nr + j] = s[k * rs];
+    for (int q = 0; q < panels; ++q) {
+      T* d = dst + q * panel_size;
+      const int width = std::min(nr, cols - q * nr);
+      for (int j = 0; j < width; ++j) {
+        const T* s = src + (q * nr + j) * cs;
+        for (int k = 0; k < kc; ++k) d[k * nr + j] = s[k * rs];
+      }
+      for (int k = 0; k < kc; ++k) std::fill(d + k * nr + width, d + (k + 1) * nr, T{0});
     }
-    for (int k = 0; k < kc; ++k) std::fill(dst + k * nr + cols, dst + (k + 1) * nr, T{0});
   }
 }
 
