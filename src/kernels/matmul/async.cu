@@ -186,6 +186,7 @@ void run_async(const gpulab::MatmulArgs<T>& args, const gpulab::MatmulContext& c
                  args.a, args.b, args.c, args.alpha, args.beta);
 }
 
+#if GPULAB_REGISTERING_COMPILATION
 std::string async_cannot_run(const gpulab::MatmulProblem& problem) {
   if (std::string why = needs_row_major(problem); !why.empty()) return why;
   if (problem.space.kind == gpulab::DeviceKind::cuda) {
@@ -204,7 +205,6 @@ std::string async_cannot_run(const gpulab::MatmulProblem& problem) {
   return {};
 }
 
-#if GPULAB_REGISTERING_COMPILATION
 const bool async_registered = register_gpu_rung(
     "async", "3-stage cp.async pipeline (sm_80+), padded row-major A tile, one barrier a k step", 8,
     async_cannot_run, [](const auto& args, const auto& context) { run_async(args, context); });
