@@ -53,6 +53,18 @@ GPULAB_DEVICE inline auto gridsize() {
   }
 }
 
+// The block's dynamic shared memory (the launch's shared_bytes), 16-byte aligned: CUDA's
+// `extern __shared__ T buffer[];`, written so that it also compiles for the simulator.
+template <class T>
+GPULAB_DEVICE inline T* dynamic_shared() {
+#if defined(__CUDACC__)
+  extern __shared__ __align__(16) unsigned char gpulab_dynamic_shared_memory[];
+  return reinterpret_cast<T*>(gpulab_dynamic_shared_memory);
+#else
+  return reinterpret_cast<T*>(::gpulab::sim::dynamic_shared_memory());
+#endif
+}
+
 }  // namespace gpulab
 
 // For kernel files that register operations (matmul rungs): the device kind this compilation serves,

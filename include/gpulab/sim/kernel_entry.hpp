@@ -8,6 +8,16 @@
 #include <type_traits>
 #include <utility>
 
+#include <gpulab/sim/thread_state.hpp>
+
+// The entries read their arguments from the launch's copy (host memory): in the instrumented
+// compilation they must not be seen by memcheck, only the kernel they call.
+#if defined(GPULAB_SIM_CHECKED)
+#define GPULAB_SIM_ENTRY_UNCHECKED __attribute__((no_sanitize_address))
+#else
+#define GPULAB_SIM_ENTRY_UNCHECKED
+#endif
+
 namespace gpulab::sim {
 
 // Arguments copied for an asynchronous launch: the simulator owns them until the kernel ends.
@@ -20,6 +30,11 @@ struct KernelEntry {
   // Runs one simulated thread: the caller has already set threadIdx, blockIdx and the rest.
   // `function` is the kernel's address (used by entries made from a pointer at run time).
   void (*run_thread)(const void* function, void* const* args);
+  // Loop mode: runs threads host_thread.current, current + 1, ... while current + 1 < loop_end,
+  // setting threadIdx for each. Compiled with the kernel, so the call is inlined and there is no
+  // indirect call per simulated thread. The engine sets loop_end to 0 when a barrier turns the block
+  // into fibers; the loop then ends after the thread that is running.
+  void (*run_loop)(const void* function, void* const* args);
   // Copies the arguments that `args` points to.
   ArgStorage* (*clone_args)(void* const* args);
   // Compiled with the instrumentation that memcheck and racecheck need.
@@ -48,8 +63,30 @@ ArgStorage* clone_args(void* const* args) {
 }
 
 template <class... P, std::size_t... I>
-inline void call_with(void (*fn)(P...), void* const* args, std::index_sequence<I...>) {
+GPULAB_SIM_ENTRY_UNCHECKED inline void call_with(void (*fn)(P...), void* const* args, std::index_sequence<I...>) {
   fn(*static_cast<std::decay_t<P>*>(args[I])...);
+}
+
+// The loop shared by both kinds of entry; `call` runs one thread.
+template <class Call>
+GPULAB_SIM_ENTRY_UNCHECKED __attribute__((always_inline)) inline void run_threads(const Call& call) {
+  HostThreadState& st = host_thread;
+  const unsigned bx = blockDim.x, by = blockDim.y;
+  unsigned t = st.current;
+  unsigned x = t % bx, y = (t / bx) % by, z = t / (bx * by);
+  for (;;) {
+    threadIdx = uint3{x, y, z};
+    call();
+    if (st.current + 1 >= st.loop_end) break;
+    ++st.current;
+    if (++x == bx) {
+      x = 0;
+      if (++y == by) {
+        y = 0;
+        ++z;
+      }
+    }
+  }
 }
 
 template <class F>
@@ -57,14 +94,43 @@ struct function_traits;
 template <class... P>
 struct function_traits<void (*)(P...)> {
   template <auto Fn, std::size_t... I>
-  static void call(void* const* args, std::index_sequence<I...>) {
+  GPULAB_SIM_ENTRY_UNCHECKED static void call(void* const* args, std::index_sequence<I...>) {
     Fn(*static_cast<std::decay_t<P>*>(args[I])...);
   }
   template <auto Fn>
-  static void run(const void*, void* const* args) {
+  GPULAB_SIM_ENTRY_UNCHECKED static void run(const void*, void* const* args) {
     call<Fn>(args, std::index_sequence_for<P...>{});
   }
+  template <auto Fn>
+  struct CallOne {
+    void* const* args;
+    GPULAB_SIM_ENTRY_UNCHECKED __attribute__((always_inline)) void operator()() const {
+      call<Fn>(args, std::index_sequence_for<P...>{});
+    }
+  };
+  template <auto Fn>
+  GPULAB_SIM_ENTRY_UNCHECKED static void loop(const void*, void* const* args) {
+    run_threads(CallOne<Fn>{args});
+  }
   static ArgStorage* clone(void* const* args) { return clone_args<P...>(args); }
+};
+
+template <class... P>
+struct pointer_entry {
+  GPULAB_SIM_ENTRY_UNCHECKED static void run(const void* function, void* const* args) {
+    auto fn = reinterpret_cast<void (*)(P...)>(const_cast<void*>(function));
+    call_with(fn, args, std::index_sequence_for<P...>{});
+  }
+  struct CallOne {
+    void (*fn)(P...);
+    void* const* args;
+    GPULAB_SIM_ENTRY_UNCHECKED __attribute__((always_inline)) void operator()() const {
+      call_with(fn, args, std::index_sequence_for<P...>{});
+    }
+  };
+  GPULAB_SIM_ENTRY_UNCHECKED static void loop(const void* function, void* const* args) {
+    run_threads(CallOne{reinterpret_cast<void (*)(P...)>(const_cast<void*>(function)), args});
+  }
 };
 
 #if defined(GPULAB_SIM_CHECKED)
@@ -78,12 +144,9 @@ inline constexpr bool instrumented_compilation = false;
 // An entry for a kernel known only as a pointer of this signature: calls through the pointer.
 template <class... P>
 const KernelEntry& entry_for_signature() {
-  static constexpr KernelEntry entry{
-      [](const void* function, void* const* args) {
-        auto fn = reinterpret_cast<void (*)(P...)>(const_cast<void*>(function));
-        detail::call_with(fn, args, std::index_sequence_for<P...>{});
-      },
-      &detail::clone_args<P...>, detail::instrumented_compilation};
+  using traits = detail::pointer_entry<P...>;
+  static constexpr KernelEntry entry{&traits::run, &traits::loop, &detail::clone_args<P...>,
+                                     detail::instrumented_compilation};
   return entry;
 }
 
@@ -91,7 +154,8 @@ const KernelEntry& entry_for_signature() {
 template <auto Fn>
 const KernelEntry& entry_for() {
   using traits = detail::function_traits<decltype(Fn)>;
-  static constexpr KernelEntry entry{&traits::template run<Fn>, &traits::clone, detail::instrumented_compilation};
+  static constexpr KernelEntry entry{&traits::template run<Fn>, &traits::template loop<Fn>, &traits::clone,
+                                     detail::instrumented_compilation};
   return entry;
 }
 

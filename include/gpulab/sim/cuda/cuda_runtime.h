@@ -1,0 +1,236 @@
+#pragma once
+// gpulab-simcc's shadow of CUDA's <cuda_runtime.h>. A CUDA program built with gpulab-simcc (or CMake's
+// gpulab_add_sim_executable) is compiled once, by the host compiler, against gpulab's simulator: its
+// kernels are ordinary C++ functions, `k<<<grid, block, shared, stream>>>(args)` is rewritten by the
+// driver into `k ->* ::gpulab::sim::cuda::launch_with(...)(args)` (see tools/simcc), and the launch runs
+// on the `sim` device through gpulab's own launch path. The driver includes this header first, as nvcc
+// includes the real one.
+#if !defined(GPULAB_SIM)
+#error "this <cuda_runtime.h> is gpulab's simulator shadow of CUDA's: build with gpulab-simcc or gpulab_add_sim_executable"
+#endif
+
+#include <cstddef>
+#include <tuple>
+#include <typeinfo>
+#include <utility>
+
+#include <gpulab/sim/device_runtime.hpp>
+#include <gpulab/launch.hpp>
+#include <gpulab/sim/kernel_entry.hpp>
+
+#include "cuda_runtime_api.h"
+#include "gpulab_cuda_launch.hpp"
+#include "device_launch_parameters.h"
+#include "vector_types.h"
+
+#ifndef __align__
+#define __align__(n) __attribute__((aligned(n)))
+#endif
+#ifndef __CUDA_ALIGN__
+#define __CUDA_ALIGN__(n) __attribute__((aligned(n)))
+#endif
+
+namespace gpulab::sim::cuda {
+
+namespace detail {
+
+// The record of a kernel this compilation launches through a pointer, named as the launch wrote it.
+template <class... P>
+const gpulab::detail::KernelRecord& record_for(void (*kernel)(P...), const char* name, const char* file) {
+  return register_kernel(reinterpret_cast<const void*>(kernel), typeid(void(P...)), GPULAB_SIM_KERNEL_BACKEND,
+                         &::gpulab::sim::entry_for_signature<P...>(), name, file);
+}
+
+template <class... P, class Tuple, std::size_t... I>
+cudaError_t launch_tuple(const gpulab::detail::KernelRecord& record, dim3 grid, dim3 block, std::size_t shared,
+                         cudaStream_t stream, Tuple&& args, std::index_sequence<I...>) {
+  // Converted to the kernel's parameter types and copied here, as CUDA does at the launch.
+  gpulab::detail::PackedArgs<P...> packed(std::get<I>(std::forward<Tuple>(args))...);
+  return launch(record, grid, block, shared, stream, packed.pointers.data(), packed.info.data(), sizeof...(P),
+                ::gpulab::sim::detail::instrumented_compilation);
+}
+
+}  // namespace detail
+
+// Where a launch was written: the kernel expression as text, and the file.
+struct LaunchSite {
+  const char* callee;
+  const char* file;
+};
+
+template <class... A>
+struct PendingLaunch {
+  LaunchSite site;
+  dim3 grid, block;
+  std::size_t shared_bytes;
+  cudaStream_t stream;
+  std::tuple<A&&...> args;  // the launch statement's arguments, alive until its end
+};
+
+struct LaunchBuilder {
+  LaunchSite site;
+  dim3 grid, block;
+  std::size_t shared_bytes;
+  cudaStream_t stream;
+  template <class... A>
+  PendingLaunch<A...> operator()(A&&... args) const {
+    return PendingLaunch<A...>{site, grid, block, shared_bytes, stream, std::forward_as_tuple(std::forward<A>(args)...)};
+  }
+};
+
+// <<<grid, block, shared, stream>>>
+inline LaunchBuilder launch_with(LaunchSite site, dim3 grid, dim3 block, std::size_t shared_bytes = 0,
+                                 cudaStream_t stream = nullptr) {
+  return LaunchBuilder{site, grid, block, shared_bytes, stream};
+}
+
+// `kernel ->* launch_with(...)(args...)`: the rewritten `kernel<<<...>>>(args...)`. A launch's errors go
+// where CUDA puts them: cudaGetLastError / cudaPeekAtLastError, and the next synchronising call.
+template <class... P, class... A>
+void operator->*(void (*kernel)(P...), PendingLaunch<A...>&& pending) {
+  static_assert(sizeof...(P) == sizeof...(A), "gpulab-simcc: a <<<>>> launch passes a different number of arguments "
+                                              "than the kernel has parameters");
+  const auto& record = detail::record_for(kernel, pending.site.callee, pending.site.file);
+  detail::launch_tuple<P...>(record, pending.grid, pending.block, pending.shared_bytes, pending.stream,
+                             std::move(pending.args), std::index_sequence_for<A...>{});
+}
+
+// `extern __shared__ T name[];`, rewritten by the driver into `static constexpr DynamicShared<T> name{};`
+// (g++ has no storage that aliases per block): it converts to the block's dynamic shared memory.
+template <class T>
+struct DynamicShared {
+  operator T*() const noexcept { return reinterpret_cast<T*>(::gpulab::sim::dynamic_shared_memory()); }
+  template <class I>
+    requires std::is_integral_v<I> || std::is_enum_v<I>
+  T& operator[](I i) const noexcept {
+    return static_cast<T*>(*this)[i];
+  }
+};
+
+}  // namespace gpulab::sim::cuda
+
+// ---- the typed runtime templates (CUDA's cuda_runtime.h has them too) ------------------------------------------------
+namespace gpulab::sim::cuda::detail {
+template <class... P, std::size_t... I>
+cudaError_t launch_untyped_args(void (*func)(P...), dim3 grid, dim3 block, void** args, std::size_t shared,
+                                cudaStream_t stream, std::index_sequence<I...>) {
+  const auto& record = record_for(func, "kernel passed to cudaLaunchKernel", "cudaLaunchKernel");
+  // args[i] points to the i-th argument, of the parameter's own type.
+  const gpulab::detail::ArgInfo info[sizeof...(P) + 1] = {
+      gpulab::detail::describe_arg(*static_cast<const std::decay_t<P>*>(args[I]))...};
+  return launch(record, grid, block, shared, stream, args, info, sizeof...(P),
+                ::gpulab::sim::detail::instrumented_compilation);
+}
+}  // namespace gpulab::sim::cuda::detail
+
+template <class... P>
+inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim, void** args,
+                                    std::size_t sharedMem = 0, cudaStream_t stream = nullptr) {
+  if (sizeof...(P) > 0 && args == nullptr) return cudaErrorInvalidValue;
+  return ::gpulab::sim::cuda::detail::launch_untyped_args(func, gridDim, blockDim, args, sharedMem, stream,
+                                                          std::index_sequence_for<P...>{});
+}
+
+template <class... P>
+inline cudaError_t cudaFuncSetAttribute(void (*func)(P...), cudaFuncAttribute attr, int value) {
+  namespace d = ::gpulab::sim::cuda::detail;
+  if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    return attr == cudaFuncAttributePreferredSharedMemoryCarveout ? cudaSuccess
+                                                                  : d::unsupported_attribute("cudaFuncSetAttribute", attr);
+  }
+  return d::set_max_dynamic_shared(d::record_for(func, "kernel passed to cudaFuncSetAttribute", "cudaFuncSetAttribute"), value);
+}
+
+template <class... P>
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, void (*func)(P...)) {
+  return cudaFuncGetAttributes(attr, reinterpret_cast<const void*>(func));
+}
+
+template <class... P>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, void (*func)(P...), int blockSize,
+                                                                 std::size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, reinterpret_cast<const void*>(func), blockSize,
+                                                       dynamicSMemSize);
+}
+
+// The block size that maximises occupancy on the sim device's sm_90 limits (threads and shared memory;
+// registers are not modelled): the largest multiple of 32 up to blockSizeLimit (or 1024).
+template <class F>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, F func,
+                                                      std::size_t dynamicSMemSize = 0, int blockSizeLimit = 0) {
+  if (minGridSize == nullptr || blockSize == nullptr) return cudaErrorInvalidValue;
+  const int limit = blockSizeLimit > 0 && blockSizeLimit < 1024 ? blockSizeLimit : 1024;
+  int best_block = 0, best_active = -1;
+  for (int b = 32; b <= limit; b += 32) {
+    int blocks = 0;
+    if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, func, b, dynamicSMemSize);
+        e != cudaSuccess) {
+      return e;
+    }
+    if (blocks * b >= best_active) {
+      best_active = blocks * b;
+      best_block = b;
+    }
+  }
+  if (best_block == 0) best_block = limit;
+  cudaDeviceProp prop{};
+  cudaGetDeviceProperties(&prop, 0);
+  *blockSize = best_block;
+  *minGridSize = prop.multiProcessorCount * (best_active > 0 ? best_active / best_block : 1);
+  return cudaSuccess;
+}
+
+// __constant__ and __device__ variables are ordinary globals in the simulator; copies to and from them
+// are ordered after the work queued on the legacy default stream (cudaMemcpyToSymbol's own order).
+template <class T>
+inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, std::size_t count, std::size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return ::gpulab::sim::cuda::detail::copy_symbol(const_cast<void*>(static_cast<const void*>(&symbol)), sizeof(T),
+                                                  const_cast<void*>(src), count, offset, kind, true, nullptr, false);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, std::size_t count, std::size_t offset = 0,
+                                        cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return ::gpulab::sim::cuda::detail::copy_symbol(const_cast<void*>(static_cast<const void*>(&symbol)), sizeof(T),
+                                                  dst, count, offset, kind, false, nullptr, false);
+}
+template <class T>
+inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, std::size_t count, std::size_t offset = 0,
+                                           cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t stream = nullptr) {
+  return ::gpulab::sim::cuda::detail::copy_symbol(const_cast<void*>(static_cast<const void*>(&symbol)), sizeof(T),
+                                                  const_cast<void*>(src), count, offset, kind, true, stream, true);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, std::size_t count, std::size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t stream = nullptr) {
+  return ::gpulab::sim::cuda::detail::copy_symbol(const_cast<void*>(static_cast<const void*>(&symbol)), sizeof(T),
+                                                  dst, count, offset, kind, false, stream, true);
+}
+template <class T>
+inline cudaError_t cudaGetSymbolAddress(void** devPtr, const T& symbol) {
+  if (devPtr == nullptr) return cudaErrorInvalidValue;
+  *devPtr = const_cast<void*>(static_cast<const void*>(&symbol));
+  return cudaSuccess;
+}
+
+// The typed allocation helpers of CUDA's C++ API.
+template <class T>
+inline cudaError_t cudaMalloc(T** devPtr, std::size_t size) {
+  return cudaMalloc(reinterpret_cast<void**>(devPtr), size);
+}
+template <class T>
+inline cudaError_t cudaMallocManaged(T** devPtr, std::size_t size, unsigned int flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void**>(devPtr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocHost(T** ptr, std::size_t size) {
+  return cudaMallocHost(reinterpret_cast<void**>(ptr), size);
+}
+template <class T>
+inline cudaError_t cudaHostAlloc(T** ptr, std::size_t size, unsigned int flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocPitch(T** devPtr, std::size_t* pitch, std::size_t width, std::size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(devPtr), pitch, width, height);
+}

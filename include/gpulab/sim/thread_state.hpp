@@ -1,0 +1,46 @@
+#pragma once
+// What simulated kernel code and the simulator's engine share on each host thread. All threads of a
+// block run on one host thread (as fibers) and a host thread runs one block at a time, so a
+// thread_local per host thread is per block; the engine rewrites the built-in variables at every switch
+// from one simulated thread to another.
+//
+// The variables are initial-exec TLS: an access is one load from %fs, not a __tls_get_addr call,
+// which matters because kernels read threadIdx in their innermost loops. libgpulab is linked, never
+// dlopen'ed, so its static TLS is always available.
+#include <cstddef>
+#include <cstdint>
+
+#define GPULAB_SIM_TLS thread_local __attribute__((tls_model("initial-exec")))
+
+struct uint3 {
+  unsigned int x, y, z;
+};
+
+struct dim3 {
+  unsigned int x = 1, y = 1, z = 1;
+  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+namespace gpulab::sim::detail {
+
+struct BlockRun;  // the engine's state of the block this host thread is running
+
+struct HostThreadState {
+  BlockRun* block = nullptr;              // null outside a simulated block
+  unsigned char* dynamic_shared = nullptr;  // this block's `extern __shared__` memory
+  unsigned current = 0;                   // linear index of the simulated thread now running
+  unsigned loop_end = 0;                  // loop mode runs threads [current, loop_end); 0 stops the loop
+  unsigned checks = 0;                    // the CheckFlags of the running launch
+};
+
+extern GPULAB_SIM_TLS HostThreadState host_thread;
+
+}  // namespace gpulab::sim::detail
+
+// CUDA's built-in variables. Mutable here (CUDA's are read-only) because the engine writes them.
+extern GPULAB_SIM_TLS uint3 threadIdx;
+extern GPULAB_SIM_TLS uint3 blockIdx;
+extern GPULAB_SIM_TLS dim3 blockDim;
+extern GPULAB_SIM_TLS dim3 gridDim;

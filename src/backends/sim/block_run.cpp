@@ -1,0 +1,494 @@
+#include "backends/sim/block_run.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include <gpulab/sim/checks.hpp>
+
+#include "backends/sim/race_shadow.hpp"
+
+// CUDA's built-in variables and the engine's per-host-thread state (see thread_state.hpp).
+GPULAB_SIM_TLS uint3 threadIdx{};
+GPULAB_SIM_TLS uint3 blockIdx{};
+GPULAB_SIM_TLS dim3 blockDim{};
+GPULAB_SIM_TLS dim3 gridDim{};
+
+namespace gpulab::sim::detail {
+
+GPULAB_SIM_TLS HostThreadState host_thread{};
+
+namespace {
+
+// Dynamic shared memory of every block run on a host thread: the opt-in maximum, 16-byte aligned.
+constexpr std::size_t shared_capacity_bytes = 227 * 1024;
+
+uint3 index_of(unsigned linear, const dim3& d) { return uint3{linear % d.x, (linear / d.x) % d.y, linear / (d.x * d.y)}; }
+
+std::string format_index(uint3 i) { return fmt::format("({}, {}, {})", i.x, i.y, i.z); }
+
+std::string format_site(const std::source_location& w) { return fmt::format("{}:{}", w.file_name(), w.line()); }
+
+bool same_site(const std::source_location& a, const std::source_location& b) {
+  return a.line() == b.line() && a.column() == b.column() && std::strcmp(a.file_name(), b.file_name()) == 0;
+}
+
+const char* op_name(WarpOp op) {
+  switch (op) {
+    case WarpOp::sync: return "__syncwarp";
+    case WarpOp::shfl_idx: return "__shfl_sync";
+    case WarpOp::shfl_up: return "__shfl_up_sync";
+    case WarpOp::shfl_down: return "__shfl_down_sync";
+    case WarpOp::shfl_xor: return "__shfl_xor_sync";
+    case WarpOp::ballot: return "__ballot_sync";
+    case WarpOp::any: return "__any_sync";
+    case WarpOp::all: return "__all_sync";
+    case WarpOp::match_any: return "__match_any_sync";
+  }
+  return "a warp intrinsic";
+}
+
+bool is_shuffle(WarpOp op) {
+  return op == WarpOp::shfl_idx || op == WarpOp::shfl_up || op == WarpOp::shfl_down || op == WarpOp::shfl_xor;
+}
+
+}  // namespace
+
+void LaunchJob::report(std::string what) {
+  std::lock_guard lock(mutex);
+  if (fault.empty()) fault = std::move(what);
+  cancelled.store(true, std::memory_order_relaxed);
+}
+
+BlockRun::BlockRun() {
+  host_stack = host_thread_stack();
+  tls = thread_tls_ranges();
+  shared_capacity = shared_capacity_bytes;
+  shared_memory = static_cast<unsigned char*>(std::aligned_alloc(64, shared_capacity));
+}
+
+BlockRun::~BlockRun() { std::free(shared_memory); }
+
+BlockRun& this_thread_block_run() {
+  thread_local BlockRun run;
+  return run;
+}
+
+std::string BlockRun::block_name() const { return fmt::format("block {}", format_index(blockIdx)); }
+
+std::string BlockRun::thread_name(unsigned linear) const {
+  return fmt::format("thread {} of block {}", format_index(index_of(linear, job->block)), format_index(blockIdx));
+}
+
+void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
+  job = &j;
+  thread_count = j.threads_per_block;
+  const dim3 g = j.grid;
+  blockIdx = uint3{static_cast<unsigned>(linear % g.x), static_cast<unsigned>((linear / g.x) % g.y),
+                   static_cast<unsigned>(linear / (static_cast<std::uint64_t>(g.x) * g.y))};
+  blockDim = j.block;
+  gridDim = j.grid;
+  // Stacks for every thread now, not at the first barrier: growing remaps, which must not happen
+  // under a running fiber.
+  stacks.reserve(thread_count);
+  if (threads.size() < thread_count) threads.resize(thread_count);
+  const unsigned warp_count = (thread_count + 31) / 32;
+  if (warps.size() < warp_count) warps.resize(warp_count);
+  for (unsigned w = 0; w < warp_count; ++w) {
+    const unsigned lanes = thread_count - w * 32 >= 32 ? 32 : thread_count - w * 32;
+    const unsigned exists = lanes == 32 ? ~0u : (1u << lanes) - 1u;
+    warps[w] = WarpRun{exists, exists, 0, 0, 0};
+  }
+  fiber_mode = false;
+  aborting = false;
+  live = thread_count;
+  arrived = 0;
+  barrier_count = 0;
+  ++block_epoch;
+  if ((j.checks & racecheck) && !races) races = std::make_unique<RaceShadow>(shared_memory, shared_capacity);
+
+  host_thread.block = this;
+  host_thread.dynamic_shared = shared_memory;
+  host_thread.current = 0;
+  host_thread.loop_end = thread_count;
+  host_thread.checks = j.checks;
+  threads[0].stack = 0;
+  threads[0].started = true;
+  threads[0].state = ThreadState::runnable;
+  threads[0].context = stacks.make_context(0, &BlockRun::fiber_main);
+  switch_context(threads[0].context, &host_context, stacks.stack(0));
+  // Back when the block has ended.
+  host_thread.block = nullptr;
+  host_thread.checks = 0;
+  job = nullptr;
+}
+
+void BlockRun::fiber_main(transfer_t t) {
+  fiber_started(t);
+  host_thread.block->thread_body();
+}
+
+void BlockRun::thread_body() {
+  bool unwound = false;
+  try {
+    void* const* args = job->args->pointers();
+    if (!fiber_mode) {
+      job->entry->run_loop(job->function, args);
+    } else {
+      job->entry->run_thread(job->function, args);
+    }
+  } catch (const BlockAbort&) {
+    unwound = true;
+  } catch (const std::exception& e) {
+    job->report(fmt::format("{} threw an exception: {}", thread_name(current()), e.what()));
+    aborting = true;
+  } catch (...) {
+    job->report(fmt::format("{} threw an exception that is not a std::exception", thread_name(current())));
+    aborting = true;
+  }
+  exit_thread(unwound);
+}
+
+void BlockRun::activate(unsigned next) {
+  host_thread.current = next;
+  threadIdx = threads[next].index;
+  threads[next].started = true;
+}
+
+void BlockRun::return_to_host() {
+  switch_context(host_context, nullptr, host_stack);
+  std::abort();  // never resumed
+}
+
+void BlockRun::leave_dying(unsigned next) {
+  activate(next);
+  switch_context(threads[next].context, nullptr, stacks.stack(threads[next].stack));
+  std::abort();  // never resumed
+}
+
+void BlockRun::switch_to(unsigned next) {
+  const unsigned me = current();
+  activate(next);
+  switch_context(threads[next].context, &threads[me].context, stacks.stack(threads[next].stack));
+  // Resumed: whoever switched here has made this thread current again.
+}
+
+unsigned BlockRun::next_runnable(unsigned from) const {
+  for (unsigned k = 1; k <= thread_count; ++k) {
+    unsigned i = from + k;
+    if (i >= thread_count) i -= thread_count;
+    const ThreadState s = threads[i].state;
+    if (s == ThreadState::runnable || s == ThreadState::not_started) return i;
+  }
+  return thread_count;
+}
+
+std::string BlockRun::describe_waiters() const {
+  std::string out;
+  int listed = 0;
+  for (unsigned i = 0; i < thread_count && listed < 4; ++i) {
+    const SimThread& t = threads[i];
+    if (t.state == ThreadState::at_barrier) {
+      out += fmt::format("; {} waits at __syncthreads ({})", thread_name(i), format_site(t.where));
+    } else if (t.state == ThreadState::at_warp) {
+      out += fmt::format("; {} waits at {} with mask {:#010x} ({})", thread_name(i), op_name(t.op), t.mask,
+                         format_site(t.where));
+    } else {
+      continue;
+    }
+    ++listed;
+  }
+  const unsigned exited = thread_count - live;
+  if (exited > 0) out += fmt::format("; {} of the block's {} threads have exited", exited, thread_count);
+  return out;
+}
+
+void BlockRun::yield() {
+  const unsigned me = current();
+  const unsigned next = next_runnable(me);
+  if (next == thread_count) {
+    job->report(fmt::format("deadlock in {}: no thread can continue (divergent barriers or warp masks){}",
+                            block_name(), describe_waiters()));
+    aborting = true;
+  } else if (next != me) {
+    switch_to(next);
+  }
+  if (aborting) throw BlockAbort{};
+}
+
+void BlockRun::exit_thread(bool /*unwound*/) {
+  if (!fiber_mode) return_to_host();  // loop mode: every thread has run, or the block was aborted
+  const unsigned me = current();
+  threads[me].state = ThreadState::exited;
+  --live;
+  const unsigned wi = me / 32;
+  warps[wi].alive &= ~(1u << (me % 32));
+  warps[wi].exited_since_sync |= 1u << (me % 32);
+  if (!aborting && live > 0) {
+    // The exit may complete a barrier or a warp call that waited only for this thread.
+    if (arrived > 0 && arrived == live) release_barrier();
+    for (unsigned lanes = warps[wi].arrived; lanes != 0 && !aborting; lanes &= lanes - 1) {
+      const unsigned lane = static_cast<unsigned>(__builtin_ctz(lanes));
+      if (warps[wi].arrived & (1u << lane)) try_complete_warp(wi, wi * 32 + lane);
+    }
+  }
+  if (!aborting && live > 0) {
+    const unsigned next = next_runnable(me);
+    if (next != thread_count) leave_dying(next);
+    job->report(fmt::format("deadlock in {}: no thread can continue after {} exited{}", block_name(),
+                            thread_name(me), describe_waiters()));
+    aborting = true;
+  }
+  // Ending early: resume each suspended thread so that it unwinds, then go home.
+  for (unsigned i = 0; i < thread_count; ++i) {
+    if (threads[i].started && threads[i].state != ThreadState::exited) leave_dying(i);
+  }
+  return_to_host();
+}
+
+void BlockRun::fault_in_thread(const std::string& what) {
+  job->report(what);
+  aborting = true;
+  if (!fiber_mode) return_to_host();
+  // This thread is abandoned where it stands (inside an instrumentation hook, where unwinding is not
+  // possible); the others are unwound.
+  const unsigned me = current();
+  threads[me].state = ThreadState::exited;
+  --live;
+  for (unsigned i = 0; i < thread_count; ++i) {
+    if (threads[i].started && threads[i].state != ThreadState::exited) leave_dying(i);
+  }
+  return_to_host();
+}
+
+void BlockRun::fault_and_unwind(const std::string& what) {
+  job->report(what);
+  aborting = true;
+  throw BlockAbort{};
+}
+
+void BlockRun::convert_to_fibers() {
+  const unsigned t = current();
+  host_thread.loop_end = 0;  // the loop ends after thread t
+  fiber_mode = true;
+  const dim3 d = job->block;
+  for (unsigned i = 0; i < thread_count; ++i) {
+    SimThread& s = threads[i];
+    s.index = index_of(i, d);
+    if (i < t) {
+      s.state = ThreadState::exited;
+      s.started = false;
+    } else if (i == t) {
+      s.state = ThreadState::runnable;
+      s.started = true;
+      s.stack = 0;
+    } else {
+      s.state = ThreadState::not_started;
+      s.started = false;
+      s.stack = i;
+      s.context = stacks.make_context(i, &BlockRun::fiber_main);
+    }
+  }
+  live = thread_count - t;
+  for (unsigned i = 0; i < t; ++i) warps[i / 32].alive &= ~(1u << (i % 32));
+  arrived = 0;
+  barrier_count = 0;
+}
+
+int BlockRun::barrier(BarrierKind kind, int predicate, const std::source_location& where) {
+  if (!fiber_mode) convert_to_fibers();
+  const unsigned me = current();
+  SimThread& t = threads[me];
+  if (arrived == 0) {
+    barrier_first = me;
+  } else if ((job->checks & synccheck) && !same_site(where, threads[barrier_first].where)) {
+    fault_and_unwind(fmt::format("synccheck: divergent __syncthreads in {}: {} waits at {} while {} waits at {}",
+                                 block_name(), thread_name(me), format_site(where), thread_name(barrier_first),
+                                 format_site(threads[barrier_first].where)));
+  }
+  t.where = where;
+  t.state = ThreadState::at_barrier;
+  ++arrived;
+  if (predicate != 0) ++barrier_count;
+  if (arrived == live) release_barrier();
+  if (aborting) throw BlockAbort{};
+  yield();
+  // The counts stay valid until every thread has left this barrier (the next one needs them all).
+  switch (kind) {
+    case BarrierKind::plain: return 0;
+    case BarrierKind::count: return barrier_result;
+    case BarrierKind::all: return barrier_result == static_cast<int>(barrier_participants) ? 1 : 0;
+    case BarrierKind::any: return barrier_result > 0 ? 1 : 0;
+  }
+  return 0;
+}
+
+void BlockRun::release_barrier() {
+  if ((job->checks & synccheck) && live != thread_count) {
+    unsigned gone = 0;
+    while (gone < thread_count && threads[gone].state != ThreadState::exited) ++gone;
+    unsigned waiting = 0;
+    while (waiting < thread_count && threads[waiting].state != ThreadState::at_barrier) ++waiting;
+    job->report(fmt::format("synccheck: {} exited while {} waits at __syncthreads ({}): a barrier must be "
+                            "reached by every thread of the block",
+                            thread_name(gone), thread_name(waiting), format_site(threads[waiting].where)));
+    aborting = true;
+    return;
+  }
+  for (unsigned i = 0; i < thread_count; ++i) {
+    if (threads[i].state == ThreadState::at_barrier) threads[i].state = ThreadState::runnable;
+  }
+  barrier_result = static_cast<int>(barrier_count);
+  barrier_participants = arrived;
+  arrived = 0;
+  barrier_count = 0;
+  ++block_epoch;
+}
+
+std::uint64_t BlockRun::warp(WarpOp op, unsigned mask, std::uint64_t value, unsigned arg, int width,
+                             const std::source_location& where) {
+  if (!fiber_mode) convert_to_fibers();
+  const unsigned me = current();
+  const unsigned lane = me % 32;
+  const unsigned wi = me / 32;
+  WarpRun& w = warps[wi];
+  const unsigned bit = 1u << lane;
+  if (is_shuffle(op) && (width < 1 || width > 32 || (width & (width - 1)) != 0)) {
+    fault_and_unwind(fmt::format("{} in {} ({}): width {} is not a power of 2 from 1 to 32", op_name(op),
+                                 thread_name(me), format_site(where), width));
+  }
+  if ((mask & bit) == 0) {
+    if (job->checks & synccheck) {
+      fault_and_unwind(fmt::format("synccheck: {} in {} ({}): mask {:#010x} does not include the calling lane {}",
+                                   op_name(op), thread_name(me), format_site(where), mask, lane));
+    }
+    mask |= bit;
+  }
+  if ((job->checks & synccheck) && (mask & ~w.alive) != 0) {
+    const unsigned missing = static_cast<unsigned>(__builtin_ctz(mask & ~w.alive));
+    fault_and_unwind(fmt::format("synccheck: {} in {} ({}): mask {:#010x} names lane {}, which {}", op_name(op),
+                                 thread_name(me), format_site(where), mask, missing,
+                                 (w.exists & (1u << missing)) ? "has exited" : "is not a thread of the block"));
+  }
+  SimThread& t = threads[me];
+  t.op = op;
+  t.mask = mask;
+  t.value = value;
+  t.arg = arg;
+  t.width = width;
+  t.where = where;
+  t.state = ThreadState::at_warp;
+  w.arrived |= bit;
+  try_complete_warp(wi, me);
+  if (aborting) throw BlockAbort{};
+  yield();
+  return t.result;
+}
+
+void BlockRun::try_complete_warp(unsigned wi, unsigned reference) {
+  WarpRun& w = warps[wi];
+  const SimThread& ref = threads[reference];
+  const unsigned required = ref.mask & w.alive;
+  if ((w.arrived & required) != required) return;
+  for (unsigned lanes = required; lanes != 0; lanes &= lanes - 1) {
+    const SimThread& other = threads[wi * 32 + static_cast<unsigned>(__builtin_ctz(lanes))];
+    if (other.op != ref.op || other.mask != ref.mask) {
+      if (job->checks & synccheck) {
+        const unsigned o = static_cast<unsigned>(&other - threads.data());
+        job->report(fmt::format("synccheck: warp calls do not match: {} is in {} with mask {:#010x} ({}) while "
+                                "{} is in {} with mask {:#010x} ({})",
+                                thread_name(reference), op_name(ref.op), ref.mask, format_site(ref.where),
+                                thread_name(o), op_name(other.op), other.mask, format_site(other.where)));
+        aborting = true;
+      }
+      return;  // without synccheck they wait; a deadlock is still reported
+    }
+  }
+  complete_warp(wi, required);
+}
+
+void BlockRun::complete_warp(unsigned wi, unsigned required) {
+  WarpRun& w = warps[wi];
+  SimThread* lanes = threads.data() + wi * 32;
+  std::uint64_t values[32];
+  unsigned ballot = 0;
+  for (unsigned m = required; m != 0; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+    values[l] = lanes[l].value;
+    if (lanes[l].value != 0) ballot |= 1u << l;
+  }
+  for (unsigned m = required; m != 0; m &= m - 1) {
+    const unsigned l = static_cast<unsigned>(__builtin_ctz(m));
+    SimThread& t = lanes[l];
+    const unsigned width = static_cast<unsigned>(t.width);
+    const unsigned in_segment = l & (width - 1);
+    const unsigned segment = l - in_segment;
+    unsigned src = l;
+    switch (t.op) {
+      case WarpOp::shfl_idx: src = segment + (t.arg & (width - 1)); break;
+      case WarpOp::shfl_up: src = in_segment >= t.arg ? l - t.arg : l; break;
+      case WarpOp::shfl_down: src = in_segment + t.arg < width ? l + t.arg : l; break;
+      case WarpOp::shfl_xor:
+        src = l ^ (t.arg & 31u);
+        if (src >= segment + width) src = l;  // later segments are out of reach: own value
+        break;
+      default: break;
+    }
+    switch (t.op) {
+      case WarpOp::sync: t.result = 0; break;
+      case WarpOp::ballot: t.result = ballot; break;
+      case WarpOp::any: t.result = ballot != 0; break;
+      case WarpOp::all: t.result = ballot == required; break;
+      case WarpOp::match_any: {
+        unsigned same = 0;
+        for (unsigned k = required; k != 0; k &= k - 1) {
+          const unsigned o = static_cast<unsigned>(__builtin_ctz(k));
+          if (values[o] == values[l]) same |= 1u << o;
+        }
+        t.result = same;
+        break;
+      }
+      default:
+        // A source lane outside the mask is undefined in CUDA; here it yields the caller's own value.
+        t.result = (required >> src) & 1u ? values[src] : values[l];
+        break;
+    }
+    t.state = ThreadState::runnable;
+  }
+  w.arrived &= ~required;
+  w.exited_since_sync = 0;
+  ++w.epoch;
+}
+
+unsigned BlockRun::active_mask() const {
+  const unsigned me = current();
+  const WarpRun& w = warps[me / 32];
+  // Fiber mode: the lanes that took part in the warp's last synchronous step and have not left it
+  // for another (lanes still running, or that finished since), as a converged warp would have.
+  if (fiber_mode) return w.alive | w.exited_since_sync;
+  // Loop mode: the lanes before this one have finished.
+  return w.exists & ~((1u << (me % 32)) - 1u);
+}
+
+// ---- the entry points kernel code calls ----
+
+int block_barrier(BarrierKind kind, int predicate, const std::source_location& where) {
+  BlockRun* b = host_thread.block;
+  if (b == nullptr) return kind == BarrierKind::plain ? 0 : (predicate != 0);
+  return b->barrier(kind, predicate, where);
+}
+
+std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, unsigned arg, int width,
+                              const std::source_location& where) {
+  BlockRun* b = host_thread.block;
+  if (b == nullptr) return value;
+  return b->warp(op, mask, value, arg, width, where);
+}
+
+unsigned active_mask() {
+  BlockRun* b = host_thread.block;
+  return b == nullptr ? 1u : b->active_mask();
+}
+
+}  // namespace gpulab::sim::detail

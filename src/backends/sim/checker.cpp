@@ -1,0 +1,201 @@
+// memcheck, racecheck and initcheck: what the instrumentation hooks (checked_hooks.hpp) call for every
+// access an instrumented kernel makes.
+#include <dlfcn.h>
+
+#include <fmt/format.h>
+
+#include <gpulab/sim/checks.hpp>
+#include <gpulab/sim/engine_abi.hpp>
+
+#include "backends/sim/block_run.hpp"
+#include "backends/sim/device_memory.hpp"
+#include "backends/sim/race_shadow.hpp"
+
+namespace gpulab::sim::detail {
+
+namespace {
+
+const char* verb(bool write) { return write ? "wrote" : "read"; }
+
+// "parameter 2" when a kernel argument points into the buffer.
+std::string parameter_of(const LaunchJob& job, const Buffer& b) {
+  for (std::size_t i = 0; i < job.arg_info.size(); ++i) {
+    const auto p = reinterpret_cast<std::uintptr_t>(job.arg_info[i].pointer);
+    if (p >= b.begin && p <= b.begin + b.bytes && job.arg_info[i].pointer != nullptr) {
+      return fmt::format(", passed as parameter {}", i + 1);
+    }
+  }
+  return "";
+}
+
+std::string describe_buffer(const LaunchJob& job, const Buffer& b) {
+  return fmt::format("device buffer #{} ({} bytes at {:#x}{})", b.id, b.bytes, b.begin, parameter_of(job, b));
+}
+
+[[noreturn]] void report_device_overrun(BlockRun& run, const void* p, std::size_t bytes, bool write) {
+  const LaunchJob& job = *run.job;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  std::string where;
+  const auto below = job.memory->buffer_at_or_below(p);
+  const auto above = job.memory->buffer_above(p);
+  if (below && a < below->begin + below->bytes + 4096 && (!above || a - (below->begin + below->bytes) <= above->begin - a)) {
+    where = fmt::format("offset {} of {}, {} bytes past its end", a - below->begin, describe_buffer(job, *below),
+                        a + bytes - (below->begin + below->bytes));
+  } else if (above && above->begin - a <= 4096) {
+    where = fmt::format("offset -{} of {}, before its start", above->begin - a, describe_buffer(job, *above));
+  } else {
+    where = "device memory that belongs to no live buffer (freed, or never allocated)";
+  }
+  run.fault_in_thread(fmt::format("memcheck: {} {} {} bytes at {:#x}: out of bounds: {}", run.thread_name(run.current()),
+                                  verb(write), bytes, a, where));
+}
+
+void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {
+  const LaunchJob& job = *run.job;
+  if (job.memory->contains(p)) {
+    if (!job.memory->addressable(p, bytes)) report_device_overrun(run, p, bytes, write);
+    return;
+  }
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const auto shared = reinterpret_cast<std::uintptr_t>(run.shared_memory);
+  if (a - shared < run.shared_capacity) {
+    if (a - shared + bytes > job.shared_bytes) {
+      run.fault_in_thread(fmt::format(
+          "memcheck: {} {} {} bytes at offset {} of dynamic shared memory, beyond the launch's {} bytes",
+          run.thread_name(run.current()), verb(write), bytes, a - shared, job.shared_bytes));
+    }
+    return;
+  }
+  if (run.stacks.contains(p)) {
+    const unsigned mine = run.fiber_mode ? run.threads[run.current()].stack : 0;
+    const unsigned theirs = run.stacks.index_of(p);
+    if (theirs != mine) {
+      unsigned owner = 0;
+      while (owner < run.thread_count && run.threads[owner].stack != theirs) ++owner;
+      run.fault_in_thread(fmt::format("memcheck: {} {} {} bytes at {:#x}, in the local memory (stack) of {}",
+                                      run.thread_name(run.current()), verb(write), bytes, a,
+                                      owner < run.thread_count ? run.thread_name(owner) : "another thread"));
+    }
+    return;
+  }
+  for (const AddressRange& r : run.tls) {
+    if (r.contains(p)) return;  // static __shared__ memory
+  }
+  if (in_loaded_module(p)) return;  // globals, __constant__ data, literals
+  run.fault_in_thread(fmt::format(
+      "memcheck: {} {} {} bytes at {:#x}, which is host memory, not memory of the sim device (a host pointer "
+      "dereferenced in a kernel?)",
+      run.thread_name(run.current()), verb(write), bytes, a));
+}
+
+[[noreturn]] void report_race(BlockRun& run, const SharedLocation& at, const void* p, bool write, int other,
+                              bool other_wrote) {
+  const std::string where =
+      at.dynamic ? fmt::format("dynamic shared memory at offset {}", at.offset)
+                 : fmt::format("static __shared__ memory at {:#x}", reinterpret_cast<std::uintptr_t>(p));
+  const char* hazard = write ? (other_wrote ? "write-after-write" : "write-after-read") : "read-after-write";
+  run.fault_in_thread(fmt::format(
+      "racecheck: {} hazard on {}: {} {} it and {} {} it with no barrier between them (__syncthreads, or "
+      "__syncwarp within a warp)",
+      hazard, where, run.thread_name(static_cast<unsigned>(other)), other_wrote ? "wrote" : "read",
+      run.thread_name(run.current()), verb(write)));
+}
+
+void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {
+  if (!run.races) return;
+  const unsigned me = run.current();
+  const unsigned warp = me / 32;
+  const unsigned lane_bit = 1u << (me % 32);
+  const std::uint32_t wepoch = run.warps[warp].epoch;
+  const std::uint32_t epoch = run.block_epoch;
+  const auto tid = static_cast<std::int16_t>(me);
+  for (std::size_t i = 0; i < bytes; ++i) {
+    const void* byte = static_cast<const char*>(p) + i;
+    const SharedLocation at = run.races->locate(byte);
+    if (at.cell == nullptr) return;  // not shared memory (an access never straddles)
+    RaceCell& c = *at.cell;
+    if (c.epoch != epoch) c = RaceCell{epoch};
+    // Ordered with an earlier access by `other` of the same warp only if a warp call came between.
+    const auto unordered = [&](int other, std::uint32_t other_wepoch) {
+      return other >= 0 && other != static_cast<int>(me) && (static_cast<unsigned>(other) / 32 != warp || other_wepoch == wepoch);
+    };
+    if (unordered(c.writer, c.writer_wepoch)) report_race(run, at, byte, write, c.writer, true);
+    if (write) {
+      if (c.reader >= 0) {
+        if (c.multi_warp) {
+          const int other = static_cast<unsigned>(c.reader) / 32 != warp ? c.reader : c.other_reader;
+          report_race(run, at, byte, true, other, false);
+        }
+        if (static_cast<unsigned>(c.reader_warp) != warp) report_race(run, at, byte, true, c.reader, false);
+        if (c.reader_wepoch == wepoch && (c.reader_lanes & ~lane_bit) != 0) {
+          const int other = static_cast<int>(warp * 32 + static_cast<unsigned>(__builtin_ctz(c.reader_lanes & ~lane_bit)));
+          report_race(run, at, byte, true, other, false);
+        }
+      }
+      c.writer = tid;
+      c.writer_wepoch = wepoch;
+    } else {
+      if (c.reader < 0) {
+        c.reader = tid;
+        c.reader_warp = static_cast<std::int8_t>(warp);
+        c.reader_wepoch = wepoch;
+        c.reader_lanes = lane_bit;
+      } else if (static_cast<unsigned>(c.reader_warp) != warp) {
+        if (!c.multi_warp) {
+          c.multi_warp = 1;
+          c.other_reader = tid;
+        }
+      } else if (c.reader_wepoch != wepoch) {
+        c.reader = tid;
+        c.reader_wepoch = wepoch;
+        c.reader_lanes = lane_bit;
+      } else {
+        c.reader_lanes |= lane_bit;
+      }
+    }
+  }
+}
+
+void initcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {
+  DeviceMemory& mem = *run.job->memory;
+  if (!mem.contains(p) || !mem.addressable(p, bytes)) return;
+  if (write) {
+    mem.mark_initialized(p, bytes);
+    return;
+  }
+  if (auto first = mem.first_uninitialized(p, bytes)) {
+    const auto b = mem.buffer_of(p);
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    run.fault_in_thread(fmt::format("initcheck: {} read {} bytes at offset {} of {}, and byte {} of them was never "
+                                    "written",
+                                    run.thread_name(run.current()), bytes, b ? a - b->begin : 0,
+                                    b ? describe_buffer(*run.job, *b) : std::string("device memory"), *first));
+  }
+}
+
+}  // namespace
+
+void check_access(const void* address, std::size_t bytes, bool write) {
+  BlockRun* run = host_thread.block;
+  if (run == nullptr || run->aborting) return;
+  const unsigned checks = host_thread.checks;
+  if (checks & memcheck) memcheck_access(*run, address, bytes, write);
+  if (checks & racecheck) racecheck_access(*run, address, bytes, write);
+  if (checks & initcheck) initcheck_access(*run, address, bytes, write);
+}
+
+void check_atomic_access(const void* address, std::size_t bytes) {
+  BlockRun* run = host_thread.block;
+  if (run == nullptr || run->aborting) return;
+  const unsigned checks = host_thread.checks;
+  if (checks & memcheck) memcheck_access(*run, address, bytes, true);
+  if (checks & initcheck) initcheck_access(*run, address, bytes, true);
+}
+
+void forward_handle_no_return() noexcept {
+  using Hook = void (*)();
+  static const Hook asan = reinterpret_cast<Hook>(dlsym(RTLD_DEFAULT, "__asan_handle_no_return"));
+  if (asan != nullptr) asan();  // a hidden definition is never what dlsym finds
+}
+
+}  // namespace gpulab::sim::detail

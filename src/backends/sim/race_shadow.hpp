@@ -1,0 +1,53 @@
+#pragma once
+// racecheck's memory of shared-memory accesses: a cell per byte of the host thread's shared memory
+// (dynamic shared memory, and the static TLS blocks that hold static __shared__ arrays).
+//
+// A race is two accesses to one byte by different threads of a block, at least one a write, with no
+// barrier between them. Each cell remembers, for the current barrier interval (block epoch), the last
+// writer and the readers; an access checks against them whatever order the two happened in, so the
+// simulator's fixed schedule cannot hide a race. Lanes of one warp are also ordered by the warp's
+// synchronous calls (__syncwarp, shuffles, votes): each warp counts them (warp epoch).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "backends/sim/address_ranges.hpp"
+
+namespace gpulab::sim::detail {
+
+struct RaceCell {
+  std::uint32_t epoch = 0;  // block epoch the rest belongs to; 0 never matches
+  std::int16_t writer = -1;
+  std::int16_t reader = -1;        // a reader (the last one of reader_warp's reader_wepoch)
+  std::int16_t other_reader = -1;  // a reader of another warp, when readers span warps
+  std::int8_t reader_warp = -1;
+  std::uint8_t multi_warp = 0;
+  std::uint32_t writer_wepoch = 0;
+  std::uint32_t reader_wepoch = 0;
+  std::uint32_t reader_lanes = 0;  // lanes of reader_warp that read in reader_wepoch
+};
+
+struct SharedLocation {
+  RaceCell* cell = nullptr;  // null: not shared memory
+  bool dynamic = false;
+  std::size_t offset = 0;  // into dynamic shared memory, or into the module's TLS block
+};
+
+class RaceShadow {
+ public:
+  // Covers [dynamic, dynamic + capacity) and the calling thread's TLS blocks.
+  RaceShadow(unsigned char* dynamic, std::size_t capacity);
+  SharedLocation locate(const void* p) noexcept;
+  bool in_static_shared(const void* p) const noexcept;
+
+ private:
+  struct Range {
+    AddressRange where;
+    std::unique_ptr<RaceCell[]> cells;
+    bool dynamic = false;
+  };
+  std::vector<Range> ranges_;
+};
+
+}  // namespace gpulab::sim::detail
