@@ -9,6 +9,7 @@
 #include <gpulab/bench/bench.hpp>
 #include <gpulab/cpu/cpu_info.hpp>
 #include <gpulab/error.hpp>
+#include <gpulab/sim/checks.hpp>
 
 #ifndef GPULAB_BUILD_TYPE
 #define GPULAB_BUILD_TYPE "unknown"
@@ -88,12 +89,13 @@ BenchContext collect_context(const BenchConfig& config, const std::vector<Device
   ctx.threads = config.threads;
   ctx.hardware_threads = static_cast<int>(std::thread::hardware_concurrency());
   for (const char* name : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
-                           "GPULAB_CPU_ISA", "CUDA_VISIBLE_DEVICES", "GPULAB_LAUNCH_BLOCKING", "GPULAB_SIM_THREADS"}) {
+                           "GPULAB_CPU_ISA", "CUDA_VISIBLE_DEVICES", "GPULAB_LAUNCH_BLOCKING", "GPULAB_SIM_THREADS",
+                           "GPULAB_SIM_CHECK"}) {
     const char* value = std::getenv(name);
     ctx.environment.emplace_back(name, value ? value : "");
   }
-  // bench launches the simulator's plain compilation of each kernel, never the instrumented one.
-  ctx.sim_checks = false;
+  // Off unless GPULAB_SIM_CHECK asks for them: the simulator's figures are then the plain kernels'.
+  ctx.sim_checks = sim::enabled_checks() != sim::check_none;
   ctx.command = config.command;
   ctx.dtype = to_string(config.dtype);
   ctx.seed = config.seed;

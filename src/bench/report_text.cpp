@@ -174,6 +174,7 @@ std::string footnotes(const BenchReport& report) {
   if (std::any_of(report.results.begin(), report.results.end(), [](const BenchResult& r) { return r.simulated; })) {
     out += "* simulated: CPU time, not GPU performance\n";
   }
+  if (report.context.sim_checks) out += "simulator checks on (GPULAB_SIM_CHECK): simulated times include them\n";
   if (!report.context.baseline.empty()) out += "speed-up: over " + report.context.baseline + " at the same size\n";
   for (const DeviceSummary& d : report.context.devices) {
     // The host's summary already starts with its name.

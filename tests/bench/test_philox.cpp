@@ -64,7 +64,10 @@ TEST(Philox, SeedAndOffsetMapOntoKeyAndCounter) {
   const Philox4x32Counter b = philox.block(block);
   EXPECT_EQ(b.v[0], 0xd16cfe09u);
   EXPECT_EQ(b.v[3], 0x24126ea1u);
-  EXPECT_EQ(philox.word(4 * block + 2), 0x5001e420u);
+  EXPECT_EQ(b.v[2], 0x5001e420u);
+  // word(offset) is word offset % 4 of block offset / 4.
+  const std::uint64_t offset = 4 * 0x1234567ULL + 2;
+  EXPECT_EQ(philox.word(offset), philox.block(0x1234567ULL).v[2]);
 }
 
 TEST(PhiloxDistributions, RangesAndEdges) {
