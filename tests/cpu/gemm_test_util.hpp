@@ -69,27 +69,39 @@ struct TestMatrix {
   }
 };
 
-// alpha * A * B + beta * C0 in float64; int32 in wrapping 32-bit arithmetic, like the kernels.
+// alpha * A * B + beta * C0 in float64; int32 in wrapping 32-bit arithmetic, like the kernels. The
+// operands are first copied into plain row-major arrays, so the loops stay cheap in Debug builds.
 template <class T>
 std::vector<double> reference_gemm(const TestMatrix<T>& a, const TestMatrix<T>& b, const TestMatrix<T>& c0, T alpha,
                                    T beta) {
   const int m = c0.rows, n = c0.cols, k = a.cols;
-  std::vector<double> ref(static_cast<std::size_t>(m) * n);
+  using Acc = std::conditional_t<std::is_integral_v<T>, std::uint32_t, double>;
+  auto dense = [](const TestMatrix<T>& x) {
+    std::vector<Acc> d(static_cast<std::size_t>(x.rows) * x.cols);
+    const matrix_view<const T> v = x.cview();
+    for (int i = 0; i < x.rows; ++i) {
+      for (int j = 0; j < x.cols; ++j) d[static_cast<std::size_t>(i) * x.cols + j] = static_cast<Acc>(v(i, j));
+    }
+    return d;
+  };
+  const std::vector<Acc> da = dense(a), db = dense(b), dc = dense(c0);
+  std::vector<Acc> sum(static_cast<std::size_t>(m) * n, Acc{0});
   for (int i = 0; i < m; ++i) {
-    for (int j = 0; j < n; ++j) {
-      if constexpr (std::is_integral_v<T>) {
-        std::uint32_t sum = 0;
-        for (int p = 0; p < k; ++p) sum += static_cast<std::uint32_t>(a.at(i, p)) * static_cast<std::uint32_t>(b.at(p, j));
-        std::uint32_t r = static_cast<std::uint32_t>(alpha) * sum;
-        if (beta != 0) r += static_cast<std::uint32_t>(beta) * static_cast<std::uint32_t>(c0.at(i, j));
-        ref[static_cast<std::size_t>(i) * n + j] = static_cast<double>(static_cast<std::int32_t>(r));
-      } else {
-        double sum = 0;
-        for (int p = 0; p < k; ++p) sum += static_cast<double>(a.at(i, p)) * static_cast<double>(b.at(p, j));
-        double r = static_cast<double>(alpha) * sum;
-        if (beta != 0) r += static_cast<double>(beta) * static_cast<double>(c0.at(i, j));
-        ref[static_cast<std::size_t>(i) * n + j] = r;
-      }
+    Acc* row = sum.data() + static_cast<std::size_t>(i) * n;
+    for (int p = 0; p < k; ++p) {
+      const Acc x = da[static_cast<std::size_t>(i) * k + p];
+      const Acc* brow = db.data() + static_cast<std::size_t>(p) * n;
+      for (int j = 0; j < n; ++j) row[j] += x * brow[j];
+    }
+  }
+  std::vector<double> ref(sum.size());
+  for (std::size_t e = 0; e < ref.size(); ++e) {
+    Acc r = static_cast<Acc>(alpha) * sum[e];
+    if (beta != T{0}) r += static_cast<Acc>(beta) * dc[e];
+    if constexpr (std::is_integral_v<T>) {
+      ref[e] = static_cast<double>(static_cast<std::int32_t>(r));
+    } else {
+      ref[e] = r;
     }
   }
   return ref;
