@@ -72,9 +72,10 @@ struct Layout2d {
   std::size_t elements() const { return static_cast<std::size_t>(offset) + static_cast<std::size_t>(rows) * ld; }
 };
 
-// Runs `impl` on `device` for `c` and checks the result; failures are reported with the seed.
+// Runs `impl` on `device` for `c` and checks the result; failures are reported with the seed. A
+// tolerance of 0 means the dtype's own (matmul_tolerance); int32 is always exact.
 template <class T>
-void check_matmul_case(const std::string& impl, const Device& device, const MatmulCase& c) {
+void check_matmul_case(const std::string& impl, const Device& device, const MatmulCase& c, double tolerance = 0) {
   const std::uint64_t seed = fresh_seed();
   SCOPED_TRACE(impl + " " + to_string(dtype_of<T>()) + " on " + device.id() + ", " + c.describe() + ", seed " +
                std::to_string(seed));
@@ -140,7 +141,7 @@ void check_matmul_case(const std::string& impl, const Device& device, const Matm
     EXPECT_EQ(wrong, 0) << "int32 must be exact";
   } else {
     const double err = rel_frobenius_error(ref, std::span<const T>(got));
-    EXPECT_LE(err, matmul_tolerance<T>()) << "relative Frobenius error";
+    EXPECT_LE(err, tolerance > 0 ? tolerance : matmul_tolerance<T>()) << "relative Frobenius error";
   }
 
   // Nothing outside C's elements was written: the offset and the padding keep their values.
