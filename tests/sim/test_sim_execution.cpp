@@ -14,6 +14,7 @@ using namespace sim_testing;
 TEST(SimExecution, LaunchReturnsBeforeTheKernelEnds) {
   auto flag = filled<int>(1, 0);
   auto seen = filled<int>(1, -1);
+  sim_dev().synchronize();  // the fills are done before the host writes the flag itself
   Kernel<void(const int*, int*)> k("wait_for_host");
   Stream s(sim_dev());
   launch(k, LaunchConfig{1, 1, 0, s}, flag.data(), seen.data());
@@ -39,6 +40,7 @@ TEST(SimExecution, StreamWaitsForAnEventOfAnotherStream) {
   auto flag = filled<int>(1, 0);
   auto seen = filled<int>(1, -1);
   auto log = filled<int>(1 + 2, 0);
+  sim_dev().synchronize();
   Kernel<void(const int*, int*)> wait("wait_for_host");
   Kernel<void(int*, int, int)> append("append_after_work");
   Stream first(sim_dev()), second(sim_dev());

@@ -247,8 +247,8 @@ void BlockRun::exit_thread(bool /*unwound*/) {
   return_to_host();
 }
 
-void BlockRun::fault_in_thread(const std::string& what) {
-  job->report(what);
+void BlockRun::fault_in_thread(const char* what) {
+  job->report(std::string(what));
   aborting = true;
   if (!fiber_mode) return_to_host();
   // This thread is abandoned where it stands (inside an instrumentation hook, where unwinding is not

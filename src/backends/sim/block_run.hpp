@@ -102,7 +102,8 @@ struct BlockRun {
                      const std::source_location& where);
   unsigned active_mask() const;
   // A finding in the running thread: reports it and ends the block; never returns to the kernel.
-  [[noreturn]] void fault_in_thread(const std::string& what);
+  // `what` is copied before the thread is abandoned (its frames are never unwound).
+  [[noreturn]] void fault_in_thread(const char* what);
   // Reports a finding and unwinds the running thread (from a barrier or warp call).
   [[noreturn]] void fault_and_unwind(const std::string& what);
 

@@ -2,6 +2,9 @@
 // access an instrumented kernel makes.
 #include <dlfcn.h>
 
+#include <string_view>
+#include <utility>
+
 #include <fmt/format.h>
 
 #include <gpulab/sim/checks.hpp>
@@ -15,39 +18,61 @@ namespace gpulab::sim::detail {
 
 namespace {
 
+// A finding ends its thread inside the hook, whose frames are abandoned (never unwound), so the
+// messages are built in fixed buffers on the stack, never in heap strings that would leak.
+struct Text {
+  char data[640];
+  std::size_t size = 0;
+  template <class... A>
+  Text(fmt::format_string<A...> f, A&&... args) {
+    size = fmt::format_to_n(data, sizeof(data) - 1, f, std::forward<A>(args)...).size;
+    if (size > sizeof(data) - 1) size = sizeof(data) - 1;
+    data[size] = '\0';
+  }
+  std::string_view view() const { return {data, size}; }
+};
+
 const char* verb(bool write) { return write ? "wrote" : "read"; }
 
-// "parameter 2" when a kernel argument points into the buffer.
-std::string parameter_of(const LaunchJob& job, const Buffer& b) {
-  for (std::size_t i = 0; i < job.arg_info.size(); ++i) {
-    const auto p = reinterpret_cast<std::uintptr_t>(job.arg_info[i].pointer);
-    if (p >= b.begin && p <= b.begin + b.bytes && job.arg_info[i].pointer != nullptr) {
-      return fmt::format(", passed as parameter {}", i + 1);
-    }
-  }
-  return "";
+Text thread_text(const BlockRun& run, unsigned linear) {
+  const dim3 d = run.job->block;
+  return Text("thread ({}, {}, {}) of block ({}, {}, {})", linear % d.x, (linear / d.x) % d.y, linear / (d.x * d.y),
+              blockIdx.x, blockIdx.y, blockIdx.z);
 }
 
-std::string describe_buffer(const LaunchJob& job, const Buffer& b) {
-  return fmt::format("device buffer #{} ({} bytes at {:#x}{})", b.id, b.bytes, b.begin, parameter_of(job, b));
+// "device buffer #3 (400 bytes at 0x..., passed as parameter 1)".
+Text describe_buffer(const LaunchJob& job, const Buffer& b) {
+  for (std::size_t i = 0; i < job.arg_info.size(); ++i) {
+    const auto p = reinterpret_cast<std::uintptr_t>(job.arg_info[i].pointer);
+    if (job.arg_info[i].pointer != nullptr && p >= b.begin && p <= b.begin + b.bytes) {
+      return Text("device buffer #{} ({} bytes at {:#x}, passed as parameter {})", b.id, b.bytes, b.begin, i + 1);
+    }
+  }
+  return Text("device buffer #{} ({} bytes at {:#x})", b.id, b.bytes, b.begin);
 }
+
+[[noreturn]] void fail(BlockRun& run, const Text& message) { run.fault_in_thread(message.data); }
 
 [[noreturn]] void report_device_overrun(BlockRun& run, const void* p, std::size_t bytes, bool write) {
   const LaunchJob& job = *run.job;
   const auto a = reinterpret_cast<std::uintptr_t>(p);
-  std::string where;
+  const Text who = thread_text(run, run.current());
   const auto below = job.memory->buffer_at_or_below(p);
   const auto above = job.memory->buffer_above(p);
   if (below && a < below->begin + below->bytes + 4096 && (!above || a - (below->begin + below->bytes) <= above->begin - a)) {
-    where = fmt::format("offset {} of {}, {} bytes past its end", a - below->begin, describe_buffer(job, *below),
-                        a + bytes - (below->begin + below->bytes));
-  } else if (above && above->begin - a <= 4096) {
-    where = fmt::format("offset -{} of {}, before its start", above->begin - a, describe_buffer(job, *above));
-  } else {
-    where = "device memory that belongs to no live buffer (freed, or never allocated)";
+    const Text buffer = describe_buffer(job, *below);
+    fail(run, Text("memcheck: {} {} {} bytes at {:#x}: out of bounds: offset {} of {}, {} bytes past its end",
+                   who.view(), verb(write), bytes, a, a - below->begin, buffer.view(),
+                   a + bytes - (below->begin + below->bytes)));
   }
-  run.fault_in_thread(fmt::format("memcheck: {} {} {} bytes at {:#x}: out of bounds: {}", run.thread_name(run.current()),
-                                  verb(write), bytes, a, where));
+  if (above && above->begin - a <= 4096) {
+    const Text buffer = describe_buffer(job, *above);
+    fail(run, Text("memcheck: {} {} {} bytes at {:#x}: out of bounds: offset -{} of {}, before its start", who.view(),
+                   verb(write), bytes, a, above->begin - a, buffer.view()));
+  }
+  fail(run, Text("memcheck: {} {} {} bytes at {:#x}: out of bounds: device memory that belongs to no live buffer "
+                 "(freed, or never allocated)",
+                 who.view(), verb(write), bytes, a));
 }
 
 void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {
@@ -60,9 +85,8 @@ void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write
   const auto shared = reinterpret_cast<std::uintptr_t>(run.shared_memory);
   if (a - shared < run.shared_capacity) {
     if (a - shared + bytes > job.shared_bytes) {
-      run.fault_in_thread(fmt::format(
-          "memcheck: {} {} {} bytes at offset {} of dynamic shared memory, beyond the launch's {} bytes",
-          run.thread_name(run.current()), verb(write), bytes, a - shared, job.shared_bytes));
+      fail(run, Text("memcheck: {} {} {} bytes at offset {} of dynamic shared memory, beyond the launch's {} bytes",
+                     thread_text(run, run.current()).view(), verb(write), bytes, a - shared, job.shared_bytes));
     }
     return;
   }
@@ -72,9 +96,9 @@ void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write
     if (theirs != mine) {
       unsigned owner = 0;
       while (owner < run.thread_count && run.threads[owner].stack != theirs) ++owner;
-      run.fault_in_thread(fmt::format("memcheck: {} {} {} bytes at {:#x}, in the local memory (stack) of {}",
-                                      run.thread_name(run.current()), verb(write), bytes, a,
-                                      owner < run.thread_count ? run.thread_name(owner) : "another thread"));
+      const Text whose = owner < run.thread_count ? thread_text(run, owner) : Text("another thread");
+      fail(run, Text("memcheck: {} {} {} bytes at {:#x}, in the local memory (stack) of {}",
+                     thread_text(run, run.current()).view(), verb(write), bytes, a, whose.view()));
     }
     return;
   }
@@ -82,23 +106,20 @@ void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write
     if (r.contains(p)) return;  // static __shared__ memory
   }
   if (in_loaded_module(p)) return;  // globals, __constant__ data, literals
-  run.fault_in_thread(fmt::format(
-      "memcheck: {} {} {} bytes at {:#x}, which is host memory, not memory of the sim device (a host pointer "
-      "dereferenced in a kernel?)",
-      run.thread_name(run.current()), verb(write), bytes, a));
+  fail(run, Text("memcheck: {} {} {} bytes at {:#x}, which is host memory, not memory of the sim device (a host "
+                 "pointer dereferenced in a kernel?)",
+                 thread_text(run, run.current()).view(), verb(write), bytes, a));
 }
 
 [[noreturn]] void report_race(BlockRun& run, const SharedLocation& at, const void* p, bool write, int other,
                               bool other_wrote) {
-  const std::string where =
-      at.dynamic ? fmt::format("dynamic shared memory at offset {}", at.offset)
-                 : fmt::format("static __shared__ memory at {:#x}", reinterpret_cast<std::uintptr_t>(p));
+  const Text where = at.dynamic ? Text("dynamic shared memory at offset {}", at.offset)
+                                : Text("static __shared__ memory at {:#x}", reinterpret_cast<std::uintptr_t>(p));
   const char* hazard = write ? (other_wrote ? "write-after-write" : "write-after-read") : "read-after-write";
-  run.fault_in_thread(fmt::format(
-      "racecheck: {} hazard on {}: {} {} it and {} {} it with no barrier between them (__syncthreads, or "
-      "__syncwarp within a warp)",
-      hazard, where, run.thread_name(static_cast<unsigned>(other)), other_wrote ? "wrote" : "read",
-      run.thread_name(run.current()), verb(write)));
+  fail(run, Text("racecheck: {} hazard on {}: {} {} it and {} {} it with no barrier between them (__syncthreads, "
+                 "or __syncwarp within a warp)",
+                 hazard, where.view(), thread_text(run, static_cast<unsigned>(other)).view(),
+                 other_wrote ? "wrote" : "read", thread_text(run, run.current()).view(), verb(write)));
 }
 
 void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {
@@ -166,10 +187,9 @@ void initcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool writ
   if (auto first = mem.first_uninitialized(p, bytes)) {
     const auto b = mem.buffer_of(p);
     const auto a = reinterpret_cast<std::uintptr_t>(p);
-    run.fault_in_thread(fmt::format("initcheck: {} read {} bytes at offset {} of {}, and byte {} of them was never "
-                                    "written",
-                                    run.thread_name(run.current()), bytes, b ? a - b->begin : 0,
-                                    b ? describe_buffer(*run.job, *b) : std::string("device memory"), *first));
+    const Text buffer = b ? describe_buffer(*run.job, *b) : Text("device memory");
+    fail(run, Text("initcheck: {} read {} bytes at offset {} of {}, and byte {} of them was never written",
+                   thread_text(run, run.current()).view(), bytes, b ? a - b->begin : 0, buffer.view(), *first));
   }
 }
 
