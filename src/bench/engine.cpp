@@ -1,6 +1,7 @@
 // The bench engine: plans the rows, prepares inputs and references once per shape, times each row and
 // verifies it, then fills in the comparisons (speed-up over the baseline, ratio to the peer, % of peak).
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <limits>
