@@ -138,6 +138,34 @@ TEST(BenchEngine, Int32AndFloat64Verify) {
   }
 }
 
+TEST(BenchEngine, SimulatorRowsWithTransfersAndStreams) {
+  const gpulab::MatmulImpl* naive = gpulab::find_matmul("naive");
+  if (naive == nullptr || !naive->runs_on(gpulab::DeviceKind::sim)) GTEST_SKIP() << "no `naive` rung on the simulator";
+  BenchConfig config = small_config();
+  config.impls = {naive};
+  config.devices = {gpulab::sim_device()};
+  config.shapes = {{33, 31, 29}};
+  config.repeat = 2;
+  config.include_transfers = true;
+  config.streams = 2;
+  const BenchReport report = run_bench(config);
+  ASSERT_EQ(report.results.size(), 1u);
+  const BenchResult& r = report.results[0];
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  EXPECT_TRUE(r.simulated);
+  EXPECT_TRUE(r.verified) << r.rel_error;
+  ASSERT_TRUE(r.transfers.has_value());
+  EXPECT_GT(r.transfers->end_to_end_ms, 0);
+  EXPECT_GE(r.transfers->end_to_end_ms, r.transfers->kernel_ms * 0.5);
+  ASSERT_TRUE(r.streams.has_value());
+  EXPECT_EQ(r.streams->streams, 2);
+  EXPECT_EQ(r.streams->panels, 4);
+  EXPECT_TRUE(r.streams->verified) << r.streams->rel_error;
+  EXPECT_GT(r.streams->parts_ms, 0);
+  EXPECT_FALSE(r.percent_of_peak.has_value());  // the simulator has no peak of its own
+  EXPECT_NE(format_table(report).find("simulated: CPU time, not GPU performance"), std::string::npos);
+}
+
 TEST(BenchReports, JsonHasTheDocumentedFields) {
   BenchConfig config = small_config();
   config.shapes = {{9, 10, 11}};
