@@ -13,4 +13,5 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/gpulabConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/gpulabConfig.cmake ${PROJECT_BINARY_DIR}/gpulabConfigVersion.cmake
               ${PROJECT_SOURCE_DIR}/cmake/GpulabKernels.cmake ${PROJECT_SOURCE_DIR}/cmake/GpulabCuda.cmake
               ${PROJECT_SOURCE_DIR}/cmake/GpulabWarnings.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/GpulabSimExecutable.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/gpulab)

@@ -95,18 +95,6 @@ void operator->*(void (*kernel)(P...), PendingLaunch<A...>&& pending) {
                              std::move(pending.args), std::index_sequence_for<A...>{});
 }
 
-// `extern __shared__ T name[];`, rewritten by the driver into `static constexpr DynamicShared<T> name{};`
-// (g++ has no storage that aliases per block): it converts to the block's dynamic shared memory.
-template <class T>
-struct DynamicShared {
-  operator T*() const noexcept { return reinterpret_cast<T*>(::gpulab::sim::dynamic_shared_memory()); }
-  template <class I>
-    requires std::is_integral_v<I> || std::is_enum_v<I>
-  T& operator[](I i) const noexcept {
-    return static_cast<T*>(*this)[i];
-  }
-};
-
 }  // namespace gpulab::sim::cuda
 
 // ---- the typed runtime templates (CUDA's cuda_runtime.h has them too) ------------------------------------------------

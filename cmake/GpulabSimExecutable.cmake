@@ -1,0 +1,55 @@
+# gpulab_add_sim_executable(<target> SOURCES prog.cu [more.cu host.cpp ...] [CHECKED])
+#
+# Builds an unmodified CUDA program for gpulab's CPU simulator, as gpulab-simcc does: each .cu file is
+# rewritten by gpulab-simcc-rewrite (<<<>>> launches, extern __shared__) and compiled by the host
+# compiler against the simulator's shadow CUDA headers (cuda_runtime.h and the rest), GPULAB_SIM
+# defined; the program links libgpulab, whose CUDA runtime API runs it on the `sim` device.
+# CHECKED is nvcc's -G: the kernels are instrumented for GPULAB_SIM_CHECK=memcheck|racecheck|initcheck.
+#
+# Installed with gpulab's CMake package, so gpulab's users call it too.
+
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/../include/gpulab/sim/cuda/cuda_runtime.h")
+  set(GPULAB_SIM_CUDA_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../include/gpulab/sim/cuda")  # source tree
+else()
+  get_filename_component(GPULAB_SIM_CUDA_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../../../include/gpulab/sim/cuda"
+                         ABSOLUTE)  # installed: <prefix>/lib/cmake/gpulab
+endif()
+
+function(gpulab_add_sim_executable target)
+  cmake_parse_arguments(ARG "CHECKED" "" "SOURCES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "gpulab_add_sim_executable(${target}): no SOURCES")
+  endif()
+  set(sources "")
+  set(rewritten "")
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(abs "${src}" ABSOLUTE)
+    get_filename_component(name "${src}" NAME)
+    if(name MATCHES "\\.cu$")
+      set(out "${CMAKE_CURRENT_BINARY_DIR}/gpulab_sim_executable/${target}/${name}.cpp")
+      add_custom_command(OUTPUT "${out}"
+        COMMAND gpulab::simcc-rewrite "${abs}" "${out}"
+        DEPENDS "${abs}" gpulab::simcc-rewrite
+        COMMENT "gpulab-simcc-rewrite ${name}"
+        VERBATIM)
+      list(APPEND sources "${out}")
+      list(APPEND rewritten "${out}")
+      # The rewritten file lives in the build tree: #include "x.h" must still find the .cu's neighbours.
+      get_filename_component(dir "${abs}" DIRECTORY)
+      set_source_files_properties("${out}" PROPERTIES COMPILE_OPTIONS "-iquote;${dir}")
+    else()
+      list(APPEND sources "${abs}")
+    endif()
+  endforeach()
+  add_executable(${target} ${sources})
+  target_link_libraries(${target} PRIVATE gpulab::gpulab)
+  target_include_directories(${target} SYSTEM PRIVATE "${GPULAB_SIM_CUDA_INCLUDE_DIR}")
+  target_compile_definitions(${target} PRIVATE GPULAB_SIM=1)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-unknown-pragmas>)
+  if(ARG_CHECKED)
+    set_source_files_properties(${rewritten} PROPERTIES COMPILE_DEFINITIONS "GPULAB_SIM_CHECKED=1")
+    foreach(out IN LISTS rewritten)
+      set_property(SOURCE "${out}" APPEND PROPERTY COMPILE_OPTIONS ${GPULAB_SIM_CHECKED_FLAGS})
+    endforeach()
+  endif()
+endfunction()

@@ -1,0 +1,31 @@
+#pragma once
+// The source rewriter of gpulab-simcc: turns a CUDA C++ file into C++ that the host compiler builds
+// against the simulator's shadow headers (include/gpulab/sim/cuda). It works on tokens, so comments,
+// string and character literals are left alone, and it keeps every line where it was (a #line
+// directive names the original file), so diagnostics and gdb point at the .cu.
+//
+//   k<<<grid, block, shared, stream>>>(args)  ->  k ->* ::gpulab::sim::cuda::launch_with({"k", __FILE__}, grid, block, shared, stream)(args)
+//   extern __shared__ T name[];                ->  T (&name)[] = <the block's dynamic shared memory>;
+//                                                 (at namespace scope: a macro for the same expression)
+//   __noinline__                               ->  __attribute__((noinline))
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gpulab::simcc {
+
+struct RewriteError {
+  int line = 0;
+  std::string message;
+};
+
+struct RewriteResult {
+  std::string text;                  // the rewritten source, prelude and #line included
+  std::vector<RewriteError> errors;  // constructs it cannot rewrite; the build must fail on any
+  int launches = 0;                  // <<<>>> launches rewritten
+};
+
+// `source` is the content of the file `path` (used in the #line directive).
+RewriteResult rewrite_cuda_source(std::string_view source, std::string_view path);
+
+}  // namespace gpulab::simcc
