@@ -130,10 +130,17 @@ void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool writ
   const std::uint32_t wepoch = run.warps[warp].epoch;
   const std::uint32_t epoch = run.block_epoch;
   const auto tid = static_cast<std::int16_t>(me);
+  if (run.job->memory->contains(p)) return;  // global memory: racecheck is about shared memory
+  const SharedLocation first = run.races->locate(p);
+  if (first.cell == nullptr) return;  // not shared memory
+  if (bytes > 1 && run.races->locate(static_cast<const char*>(p) + bytes - 1).cell != first.cell + (bytes - 1)) {
+    return;  // runs off the end of a shared range: not an access to one shared object
+  }
   for (std::size_t i = 0; i < bytes; ++i) {
     const void* byte = static_cast<const char*>(p) + i;
-    const SharedLocation at = run.races->locate(byte);
-    if (at.cell == nullptr) return;  // not shared memory (an access never straddles)
+    SharedLocation at = first;
+    at.cell += i;
+    at.offset += i;
     RaceCell& c = *at.cell;
     if (c.epoch != epoch) c = RaceCell{epoch};
     // Ordered with an earlier access by `other` of the same warp only if a warp call came between.
