@@ -21,7 +21,7 @@ class vector_view {
  public:
   using value_type = T;
 
-  GPULAB_HD constexpr vector_view() = default;
+  constexpr vector_view() = default;  // defaulted: host and device already (nvcc rejects the annotation)
   GPULAB_HD constexpr vector_view(T* data, index_t size, index_t stride = 1, MemorySpace space = host_space)
       : data_(data), size_(size), stride_(stride), space_(space) {}
 
@@ -52,7 +52,7 @@ class matrix_view {
  public:
   using value_type = T;
 
-  GPULAB_HD constexpr matrix_view() = default;
+  constexpr matrix_view() = default;
   // Row-major by default: ld is the distance between consecutive rows (>= cols).
   GPULAB_HD constexpr matrix_view(T* data, int rows, int cols, index_t ld, MemorySpace space = host_space,
                                   Layout layout = Layout::row_major)
