@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -37,6 +38,12 @@ std::size_t physical_memory() {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page = sysconf(_SC_PAGE_SIZE);
   return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
+}
+
+std::size_t swap_memory() {
+  struct sysinfo info {};
+  if (sysinfo(&info) != 0) return 0;
+  return static_cast<std::size_t>(info.totalswap) * info.mem_unit;
 }
 
 std::size_t available_memory() {
@@ -73,6 +80,11 @@ class HostBackend final : public Backend {
   void* allocate(int, std::size_t bytes) override {
     // 64-byte alignment: a cache line, and what AVX-512 loads like.
     const std::size_t rounded = (bytes + 63) / 64 * 64;
+    // More than the machine's memory and swap cannot be had; refusing it here also keeps such a request
+    // away from allocators (ASan's among them) that abort rather than return null.
+    if (bytes > physical_memory() + swap_memory()) {
+      throw OutOfMemory("cpu", bytes, available_memory(), physical_memory());
+    }
     void* p = std::aligned_alloc(64, rounded);
     if (p == nullptr) throw OutOfMemory("cpu", bytes, available_memory(), physical_memory());
     return p;
