@@ -40,7 +40,7 @@ extern "C" __attribute__((weak, no_sanitize_address)) void __asan_handle_no_retu
   ::gpulab::sim::detail::forward_handle_no_return();
 }
 // Emitted around a file's dynamic initialisers (ASan's init-order check, which the simulator does not do).
-extern "C" __attribute__((weak, no_sanitize_address)) void __asan_before_dynamic_init(const char*) {}
+extern "C" __attribute__((weak, no_sanitize_address)) void __asan_before_dynamic_init(const void*) {}
 extern "C" __attribute__((weak, no_sanitize_address)) void __asan_after_dynamic_init() {}
 asm(".hidden __asan_loadN_noabort\n\t.hidden __asan_storeN_noabort\n\t.hidden __asan_handle_no_return");
 asm(".hidden __asan_before_dynamic_init\n\t.hidden __asan_after_dynamic_init");
