@@ -40,7 +40,7 @@ void check_impl(const std::string& name, Layout la, Layout lb, Layout lc, int th
   b.fill_random(seed + 1);
   c.fill_random(seed + 2);
   const T alpha = static_cast<T>(-1.5), beta = static_cast<T>(0.5);
-  const std::vector<double> ref = reference_gemm(a, b, c, alpha, beta);
+  const Reference ref = reference_gemm(a, b, c, alpha, beta);
   MatmulOptions options;
   options.impl = name;
   options.threads = threads;
@@ -65,7 +65,7 @@ TEST(CpuMatmulRegistry, CpuPackedInt32ThroughRunMatmul) {
   a.fill_random(fresh_seed());
   b.fill_random(fresh_seed());
   c.fill_random(fresh_seed());
-  const std::vector<double> ref = reference_gemm(a, b, c, 2, 3);
+  const Reference ref = reference_gemm(a, b, c, 2, 3);
   const MatmulImpl* impl = find_matmul("cpu-packed");
   ASSERT_NE(impl, nullptr);
   run_matmul(*impl, AnyMatmulArgs{MatmulArgs<std::int32_t>{a.cview(), b.cview(), c.view(), 2, 3}}, MatmulContext{});

@@ -60,7 +60,7 @@ void check_case(const Case& cs, Isa isa, T alpha, T beta, GemmOptions options = 
   } else {
     c.fill_random(seed + 2);
   }
-  const std::vector<double> ref = reference_gemm(a, b, c, alpha, beta);
+  const Reference ref = reference_gemm(a, b, c, alpha, beta);
   cpu::gemm(a.cview(), b.cview(), c.view(), alpha, beta, options);
   expect_matches(ref, c, cs.k, describe(cs, isa, options) + fmt::format(" seed={}", seed));
 }
@@ -124,7 +124,7 @@ TYPED_TEST(CpuGemm, TransposedViews) {
   for (int i = 0; i < m; ++i) {
     for (int j = 0; j < n; ++j) c0.at(i, j) = ct.at(j, i);
   }
-  const std::vector<double> ref = reference_gemm(a, b, c0, test_alpha<T>(), test_beta<T>());
+  const Reference ref = reference_gemm(a, b, c0, test_alpha<T>(), test_beta<T>());
   for (Isa isa : cpu::cpu_info().isas) {
     TestMatrix<T> out = ct;
     GemmOptions options;
@@ -213,7 +213,7 @@ TEST(CpuGemmInt32, OverflowWrapsTheSameOnEveryIsa) {
   for (Isa isa : cpu::cpu_info().isas) {
     TestMatrix<std::int32_t> c(m, n, Layout::row_major, 0);
     c.fill(123456789);
-    const std::vector<double> ref = reference_gemm(a, b, c, 7, 5);
+    const Reference ref = reference_gemm(a, b, c, 7, 5);
     GemmOptions options;
     options.isa = isa;
     cpu::gemm(a.cview(), b.cview(), c.view(), 7, 5, options);
