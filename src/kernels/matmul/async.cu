@@ -173,17 +173,12 @@ namespace {
 template <class T>
 void run_async(const gpulab::MatmulArgs<T>& args, const gpulab::MatmulContext& context) {
   using S = AsyncShape<T>;
-  const int m = args.c.rows(), n = args.c.cols();
-  if (m == 0 || n == 0) return;
   constexpr auto kernel = async_matmul<T, S, async_stages>;
   constexpr std::size_t shared_bytes = async_shared_bytes<T>();
   // Above the 48 KiB default; an attribute of the kernel on the current device, so set on every run
   // (cheap) rather than once per process, which would miss the second device.
   gpulab::set_max_dynamic_shared_bytes(kernel, shared_bytes);
-  gpulab::launch(kernel,
-                 gpulab::LaunchConfig{tile_grid(m, n, S::bm, S::bn), gpulab::Dim3(S::threads), shared_bytes,
-                                      context.stream},
-                 args.a, args.b, args.c, args.alpha, args.beta);
+  launch_rung<T>(kernel, tile_grid(args.c, S::bm, S::bn), gpulab::Dim3(S::threads), shared_bytes, args, context);
 }
 
 #if GPULAB_REGISTERING_COMPILATION

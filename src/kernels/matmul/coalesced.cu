@@ -35,12 +35,8 @@ namespace {
 
 template <class T>
 void run_coalesced(const gpulab::MatmulArgs<T>& args, const gpulab::MatmulContext& context) {
-  const int m = args.c.rows(), n = args.c.cols();
-  if (m == 0 || n == 0) return;
-  const gpulab::Dim3 block(coalesced_bx, coalesced_by);
-  const gpulab::Dim3 grid(gpulab::grid_for(n, block.x), gpulab::grid_for(m, block.y));
-  gpulab::launch(coalesced_matmul<T, coalesced_bx, coalesced_by>, gpulab::LaunchConfig{grid, block, 0, context.stream},
-                 args.a, args.b, args.c, args.alpha, args.beta);
+  launch_rung<T>(coalesced_matmul<T, coalesced_bx, coalesced_by>, tile_grid(args.c, coalesced_by, coalesced_bx),
+                 gpulab::Dim3(coalesced_bx, coalesced_by), 0, args, context);
 }
 
 #if GPULAB_REGISTERING_COMPILATION

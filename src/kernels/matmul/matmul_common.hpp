@@ -15,6 +15,7 @@
 #include <gpulab/kernel.hpp>
 #include <gpulab/matmul.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -38,6 +39,8 @@ using gpulab::matrix_view;
 template <int BM_, int BN_, int BK_, int TM_ = 1, int TN_ = 1>
 struct BlockTile {
   static constexpr int bm = BM_, bn = BN_, bk = BK_, tm = TM_, tn = TN_;
+  static constexpr int threads = (BM_ / TM_) * (BN_ / TN_);
+  static_assert(BM_ % TM_ == 0 && BN_ % TN_ == 0, "thread tiles must divide the block tile");
 };
 
 // A warp-tiled block: the block tile is split into WM x WN warp tiles; a warp covers its tile in
@@ -99,6 +102,31 @@ GPULAB_DEVICE inline bool vector_rows(const matrix_view<T>& m) {
   return aligned16(m.data()) && m.ld() % vec_width<std::remove_const_t<T>> == 0;
 }
 
+// Stages a ROWS x COLS tile of a row-major operand, whose first element is `src`, into shared memory
+// as s[r * COLS + c], with zero where r >= rows_left or c >= cols_left (past the matrix edge). The
+// block's THREADS threads take every THREADS-th element, so consecutive threads read consecutive
+// addresses.
+template <int ROWS, int COLS, int THREADS, class T>
+GPULAB_DEVICE inline void stage_tile(T* s, const T* src, index_t ld, int rows_left, int cols_left, int tid) {
+#pragma unroll
+  for (int e = tid; e < ROWS * COLS; e += THREADS) {
+    const int r = e / COLS, cc = e % COLS;
+    s[e] = r < rows_left && cc < cols_left ? src[r * ld + cc] : T(0);
+  }
+}
+
+// The vec_width<T> elements at `src`: one 16-byte load when `whole` (the vector lies inside the matrix
+// and is aligned), else element by element with zero where inside(q) is false, so that an edge tile
+// lands in the same layout as an interior one.
+template <class T, class Inside>
+GPULAB_DEVICE inline Vec16<T> load16_or_zero(const T* src, bool whole, Inside inside) {
+  if (whole) return load16(src);
+  Vec16<T> x;
+#pragma unroll
+  for (int q = 0; q < vec_width<T>; ++q) x.v[q] = inside(q) ? src[q] : T(0);
+  return x;
+}
+
 // The epilogue of one output. With beta == 0 the old value is not read, so NaN in C stays out.
 template <class T>
 GPULAB_DEVICE inline void store_output(T* out, T acc, T alpha, T beta) {
@@ -147,9 +175,25 @@ inline std::string needs_row_major(const gpulab::MatmulProblem& p) {
   return {};
 }
 
-// The launch geometry every tiled rung uses: x over column tiles, y over row tiles.
-inline gpulab::Dim3 tile_grid(int m, int n, int bm, int bn) {
-  return gpulab::Dim3(gpulab::grid_for(n, static_cast<unsigned>(bn)), gpulab::grid_for(m, static_cast<unsigned>(bm)));
+// The launch geometry every tiled rung uses: x over column tiles of C, y over row tiles.
+template <class T>
+gpulab::Dim3 tile_grid(const matrix_view<T>& c, int bm, int bn) {
+  return gpulab::Dim3(gpulab::grid_for(c.cols(), static_cast<unsigned>(bn)),
+                      gpulab::grid_for(c.rows(), static_cast<unsigned>(bm)));
+}
+
+// The signature every rung's kernel has.
+template <class T>
+using RungKernel = void (*)(matrix_view<const T>, matrix_view<const T>, matrix_view<T>, T, T);
+
+// Launches a rung's kernel on the problem's operands. An empty C launches nothing: a grid with a zero
+// extent is not a valid launch, and there is nothing to compute (K = 0 still launches: C = beta * C).
+template <class T>
+void launch_rung(RungKernel<T> kernel, gpulab::Dim3 grid, gpulab::Dim3 block, std::size_t shared_bytes,
+                 const gpulab::MatmulArgs<T>& args, const gpulab::MatmulContext& context) {
+  if (args.c.rows() == 0 || args.c.cols() == 0) return;
+  gpulab::launch(kernel, gpulab::LaunchConfig{grid, block, shared_bytes, context.stream}, args.a, args.b, args.c,
+                 args.alpha, args.beta);
 }
 
 // Registers one rung for the device kind this compilation serves. `runner` is a generic callable taking

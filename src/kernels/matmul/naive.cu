@@ -35,12 +35,9 @@ namespace {
 
 template <class T>
 void run_naive(const gpulab::MatmulArgs<T>& args, const gpulab::MatmulContext& context) {
-  const int m = args.c.rows(), n = args.c.cols();
-  if (m == 0 || n == 0) return;
   const gpulab::Dim3 block(naive_block, naive_block);
-  const gpulab::Dim3 grid(gpulab::grid_for(m, block.x), gpulab::grid_for(n, block.y));  // x covers rows
-  gpulab::launch(naive_matmul<T, naive_block, naive_block>, gpulab::LaunchConfig{grid, block, 0, context.stream},
-                 args.a, args.b, args.c, args.alpha, args.beta);
+  const gpulab::Dim3 grid(gpulab::grid_for(args.c.rows(), block.x), gpulab::grid_for(args.c.cols(), block.y));  // x: rows
+  launch_rung<T>(naive_matmul<T, naive_block, naive_block>, grid, block, 0, args, context);
 }
 
 #if GPULAB_REGISTERING_COMPILATION

@@ -15,10 +15,10 @@
 namespace {
 
 template <class T, class S>
-__global__ void GPULAB_MATMUL_LAUNCH_BOUNDS(S::bm* S::bn / S::tm)
+__global__ void GPULAB_MATMUL_LAUNCH_BOUNDS(S::threads)
     reg1d_matmul(matrix_view<const T> a, matrix_view<const T> b, matrix_view<T> c, T alpha, T beta) {
   constexpr int BM = S::bm, BN = S::bn, BK = S::bk, TM = S::tm;
-  constexpr int threads = BM * BN / TM;
+  constexpr int threads = S::threads;
   static_assert(BM % TM == 0 && (BM * BK) % threads == 0 && (BK * BN) % threads == 0,
                 "every thread loads the same number of elements of each tile");
   __shared__ T as[BM * BK];  // as[r * BK + k]
@@ -34,16 +34,8 @@ __global__ void GPULAB_MATMUL_LAUNCH_BOUNDS(S::bm* S::bn / S::tm)
 
   T acc[TM] = {};
   for (int k0 = 0; k0 < k_total; k0 += BK) {
-#pragma unroll
-    for (int e = tid; e < BM * BK; e += threads) {
-      const int r = e / BK, kk = e % BK;
-      as[e] = row0 + r < m && k0 + kk < k_total ? a_block[r * lda + k0 + kk] : T(0);
-    }
-#pragma unroll
-    for (int e = tid; e < BK * BN; e += threads) {
-      const int kk = e / BN, cc = e % BN;
-      bs[e] = k0 + kk < k_total && col0 + cc < n ? b_block[(k0 + kk) * ldb + cc] : T(0);
-    }
+    stage_tile<BM, BK, threads>(as, a_block + k0, lda, m - row0, k_total - k0, tid);
+    stage_tile<BK, BN, threads>(bs, b_block + k0 * ldb, ldb, k_total - k0, n - col0, tid);
     __syncthreads();
 #pragma unroll
     for (int kk = 0; kk < BK; ++kk) {
@@ -76,12 +68,7 @@ namespace {
 template <class T>
 void run_reg1d(const gpulab::MatmulArgs<T>& args, const gpulab::MatmulContext& context) {
   using S = Reg1dTile;
-  const int m = args.c.rows(), n = args.c.cols();
-  if (m == 0 || n == 0) return;
-  gpulab::launch(reg1d_matmul<T, S>,
-                 gpulab::LaunchConfig{tile_grid(m, n, S::bm, S::bn), gpulab::Dim3(S::bm * S::bn / S::tm), 0,
-                                      context.stream},
-                 args.a, args.b, args.c, args.alpha, args.beta);
+  launch_rung<T>(reg1d_matmul<T, S>, tile_grid(args.c, S::bm, S::bn), gpulab::Dim3(S::threads), 0, args, context);
 }
 
 #if GPULAB_REGISTERING_COMPILATION

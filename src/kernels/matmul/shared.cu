@@ -49,12 +49,8 @@ namespace {
 
 template <class T>
 void run_shared(const gpulab::MatmulArgs<T>& args, const gpulab::MatmulContext& context) {
-  const int m = args.c.rows(), n = args.c.cols();
-  if (m == 0 || n == 0) return;
-  const gpulab::Dim3 block(shared_tile, shared_tile);
-  gpulab::launch(shared_matmul<T, shared_tile>,
-                 gpulab::LaunchConfig{tile_grid(m, n, shared_tile, shared_tile), block, 0, context.stream}, args.a,
-                 args.b, args.c, args.alpha, args.beta);
+  launch_rung<T>(shared_matmul<T, shared_tile>, tile_grid(args.c, shared_tile, shared_tile),
+                 gpulab::Dim3(shared_tile, shared_tile), 0, args, context);
 }
 
 #if GPULAB_REGISTERING_COMPILATION

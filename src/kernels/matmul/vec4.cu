@@ -17,11 +17,11 @@
 namespace {
 
 template <class T, class S>
-__global__ void GPULAB_MATMUL_LAUNCH_BOUNDS((S::bm / S::tm) * (S::bn / S::tn))
+__global__ void GPULAB_MATMUL_LAUNCH_BOUNDS(S::threads)
     vec4_matmul(matrix_view<const T> a, matrix_view<const T> b, matrix_view<T> c, T alpha, T beta) {
   constexpr int BM = S::bm, BN = S::bn, BK = S::bk, TM = S::tm, TN = S::tn;
   constexpr int VW = vec_width<T>;
-  constexpr int threads = (BM / TM) * (BN / TN);
+  constexpr int threads = S::threads;
   constexpr int a_vectors = BM * BK / VW / threads, b_vectors = BK * BN / VW / threads;  // per thread
   static_assert(BK % VW == 0 && BN % VW == 0 && TM % VW == 0 && TN % VW == 0, "tiles are whole vectors");
   static_assert(a_vectors * threads * VW == BM * BK && b_vectors * threads * VW == BK * BN,
@@ -46,28 +46,17 @@ __global__ void GPULAB_MATMUL_LAUNCH_BOUNDS((S::bm / S::tm) * (S::bn / S::tn))
 #pragma unroll
     for (int s = 0; s < a_vectors; ++s) {
       const int v = tid + s * threads, r = v / (BK / VW), kq = (v % (BK / VW)) * VW;
-      const T* src = a_tile + r * lda + kq;
-      if (a_vector && k_inside) {
-        const Vec16<T> x = load16(src);
+      const Vec16<T> x = load16_or_zero(a_tile + r * lda + kq, a_vector && k_inside,
+                                        [&](int q) { return row0 + r < m && k0 + kq + q < k_total; });
 #pragma unroll
-        for (int q = 0; q < VW; ++q) as[(kq + q) * BM + r] = x.v[q];
-      } else {
-#pragma unroll
-        for (int q = 0; q < VW; ++q) as[(kq + q) * BM + r] = row0 + r < m && k0 + kq + q < k_total ? src[q] : T(0);
-      }
+      for (int q = 0; q < VW; ++q) as[(kq + q) * BM + r] = x.v[q];
     }
     // B: vector v covers row r (a k), columns nq .. nq+VW-1.
 #pragma unroll
     for (int s = 0; s < b_vectors; ++s) {
       const int v = tid + s * threads, r = v / (BN / VW), nq = (v % (BN / VW)) * VW;
-      const T* src = b_tile + r * ldb + nq;
-      Vec16<T> x;
-      if (b_vector && k_inside) {
-        x = load16(src);
-      } else {
-#pragma unroll
-        for (int q = 0; q < VW; ++q) x.v[q] = k0 + r < k_total && col0 + nq + q < n ? src[q] : T(0);
-      }
+      const Vec16<T> x = load16_or_zero(b_tile + r * ldb + nq, b_vector && k_inside,
+                                        [&](int q) { return k0 + r < k_total && col0 + nq + q < n; });
       store16(&bs[r * BN + nq], x);  // one vector store on either path
     }
     __syncthreads();
@@ -116,12 +105,7 @@ namespace {
 template <class T>
 void run_vec4(const gpulab::MatmulArgs<T>& args, const gpulab::MatmulContext& context) {
   using S = Vec4Tile<T>;
-  const int m = args.c.rows(), n = args.c.cols();
-  if (m == 0 || n == 0) return;
-  gpulab::launch(vec4_matmul<T, S>,
-                 gpulab::LaunchConfig{tile_grid(m, n, S::bm, S::bn), gpulab::Dim3((S::bm / S::tm) * (S::bn / S::tn)),
-                                      0, context.stream},
-                 args.a, args.b, args.c, args.alpha, args.beta);
+  launch_rung<T>(vec4_matmul<T, S>, tile_grid(args.c, S::bm, S::bn), gpulab::Dim3(S::threads), 0, args, context);
 }
 
 #if GPULAB_REGISTERING_COMPILATION

@@ -67,28 +67,16 @@ __global__ void GPULAB_MATMUL_LAUNCH_BOUNDS(S::threads)
 #pragma unroll
     for (int s = 0; s < a_vectors; ++s) {
       const int v = tid + s * threads, r = v / (BK / VW), kq = (v % (BK / VW)) * VW;
-      const T* src = a_tile + r * lda + kq;
-      Vec16<T> x;
-      if (a_vector && k_inside) {
-        x = load16(src);
-      } else {
-#pragma unroll
-        for (int q = 0; q < VW; ++q) x.v[q] = row0 + r < m && k0 + kq + q < k_total ? src[q] : T(0);
-      }
+      const Vec16<T> x = load16_or_zero(a_tile + r * lda + kq, a_vector && k_inside,
+                                        [&](int q) { return row0 + r < m && k0 + kq + q < k_total; });
 #pragma unroll
       for (int q = 0; q < VW; ++q) as[(kq + q) * BM + swizzle_a<T, BK>(kq + q, r)] = x.v[q];
     }
 #pragma unroll
     for (int s = 0; s < b_vectors; ++s) {
       const int v = tid + s * threads, r = v / (BN / VW), nq = (v % (BN / VW)) * VW;
-      const T* src = b_tile + r * ldb + nq;
-      Vec16<T> x;
-      if (b_vector && k_inside) {
-        x = load16(src);
-      } else {
-#pragma unroll
-        for (int q = 0; q < VW; ++q) x.v[q] = k0 + r < k_total && col0 + nq + q < n ? src[q] : T(0);
-      }
+      const Vec16<T> x = load16_or_zero(b_tile + r * ldb + nq, b_vector && k_inside,
+                                        [&](int q) { return k0 + r < k_total && col0 + nq + q < n; });
       store16(&bs[r * BN + nq], x);
     }
     __syncthreads();
@@ -159,11 +147,7 @@ namespace {
 template <class T>
 void run_warptile(const gpulab::MatmulArgs<T>& args, const gpulab::MatmulContext& context) {
   using S = WarptileShape<T>;
-  const int m = args.c.rows(), n = args.c.cols();
-  if (m == 0 || n == 0) return;
-  gpulab::launch(warptile_matmul<T, S>,
-                 gpulab::LaunchConfig{tile_grid(m, n, S::bm, S::bn), gpulab::Dim3(S::threads), 0, context.stream},
-                 args.a, args.b, args.c, args.alpha, args.beta);
+  launch_rung<T>(warptile_matmul<T, S>, tile_grid(args.c, S::bm, S::bn), gpulab::Dim3(S::threads), 0, args, context);
 }
 
 #if GPULAB_REGISTERING_COMPILATION
