@@ -127,6 +127,23 @@ GPULAB_DEVICE inline Vec16<T> load16_or_zero(const T* src, bool whole, Inside in
   return x;
 }
 
+// One k step of a thread's TM x TN register tile: acc[i][j] += x[i] * y[j], TM*TN multiply-adds for
+// TM + TN loaded values.
+template <class T, int TM, int TN>
+GPULAB_DEVICE inline void outer_product(T (&acc)[TM][TN], const T (&x)[TM], const T (&y)[TN]) {
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+#pragma unroll
+    for (int j = 0; j < TN; ++j) acc[i][j] += x[i] * y[j];
+  }
+}
+
+// The block tile of the register-blocked rungs (reg2d, vec4), tuned for 256 threads either way: 128 x
+// 128 outputs of 8 x 8 a thread, or 64 x 64 of 4 x 4 for float64, whose accumulators take two
+// registers each.
+template <class T>
+using RegisterBlockTile = std::conditional_t<sizeof(T) == 8, BlockTile<64, 64, 8, 4, 4>, BlockTile<128, 128, 8, 8, 8>>;
+
 // The epilogue of one output. With beta == 0 the old value is not read, so NaN in C stays out.
 template <class T>
 GPULAB_DEVICE inline void store_output(T* out, T acc, T alpha, T beta) {

@@ -43,11 +43,7 @@ __global__ void GPULAB_MATMUL_LAUNCH_BOUNDS(S::threads)
       for (int i = 0; i < TM; ++i) reg_m[i] = as[(t_row * TM + i) * BK + kk];
 #pragma unroll
       for (int j = 0; j < TN; ++j) reg_n[j] = bs[kk * BN + t_col * TN + j];
-#pragma unroll
-      for (int i = 0; i < TM; ++i) {
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] += reg_m[i] * reg_n[j];
-      }
+      outer_product(acc, reg_m, reg_n);
     }
     __syncthreads();
   }
@@ -58,9 +54,8 @@ __global__ void GPULAB_MATMUL_LAUNCH_BOUNDS(S::threads)
   }
 }
 
-// The tuned tiles: 256 threads either way.
 template <class T>
-using Reg2dTile = std::conditional_t<sizeof(T) == 8, BlockTile<64, 64, 8, 4, 4>, BlockTile<128, 128, 8, 8, 8>>;
+using Reg2dTile = RegisterBlockTile<T>;
 
 }  // namespace
 
