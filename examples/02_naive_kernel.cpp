@@ -4,9 +4,7 @@
 // both results are checked against float64.
 //
 //   ./02_naive_kernel [n]      (default 256: seconds on the simulator; the guide used 1024)
-#include <algorithm>
 #include <cstdio>
-#include <vector>
 
 #include "guide_common.hpp"
 
@@ -41,17 +39,8 @@ int main(int argc, char** argv) {
   stream.synchronize();
   const double first_s = guide::seconds_since(t0);
 
-  std::vector<double> runs;
-  gpulab::Event start(device), stop(device);
-  for (int r = 0; r < 5; ++r) {
-    start.record(stream);
-    gpulab::launch(kernel, guide::guide_launch(n, n, stream), d_a.cview(), d_b.cview(), d_c.view());
-    stop.record(stream);
-    stop.synchronize();
-    runs.push_back(gpulab::elapsed_ms(start, stop) / 1e3);
-  }
-  std::sort(runs.begin(), runs.end());
-  const double gpu_s = runs[runs.size() / 2];
+  constexpr int repeats = 5;
+  const double gpu_s = guide::median_kernel_seconds(kernel, device, stream, d_a, d_b, d_c, repeats);
   const auto c_gpu = d_c.copy_to_host();
 
   const gpulab::bench::MatmulReference<float> reference(a.cview(), b.cview());
@@ -63,7 +52,7 @@ int main(int argc, char** argv) {
   std::printf("%-26s %12s %10s   %s\n", "implementation", "seconds", "speed-up", "check");
   std::printf("%-26s %12.6f %9.1fx   %s\n", "C++ triple loop (CPU)", cpu_s, 1.0, guide::describe(v_cpu).c_str());
   std::printf("%-26s %12.6f %9.1fx   %s\n", "guide_naive_matmul", gpu_s, cpu_s / gpu_s, guide::describe(v_gpu).c_str());
-  std::printf("\nfirst call of the kernel (what the guide timed): %.6f s; median of %zu runs after it: %.6f s\n",
-              first_s, runs.size(), gpu_s);
+  std::printf("\nfirst call of the kernel (what the guide timed): %.6f s; median of %d runs after it: %.6f s\n",
+              first_s, repeats, gpu_s);
   return v_cpu.passed && v_gpu.passed ? 0 : 1;
 }

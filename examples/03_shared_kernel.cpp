@@ -3,11 +3,9 @@
 // like the naive kernel, which is the baseline here. Inputs are the guide's: uniform in (0, 1].
 //
 //   ./03_shared_kernel [n]     (default 256)
-#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <utility>
-#include <vector>
 
 #include "guide_common.hpp"
 
@@ -26,18 +24,9 @@ Timed time_kernel(const char* name, const gpulab::Device& device, const gpulab::
   const guide::MatmulKernel kernel(name);
   const int n = static_cast<int>(d_a.rows());
   gpulab::launch(kernel, guide::guide_launch(n, n, stream), d_a.cview(), d_b.cview(), d_c.view());  // first call
-  std::vector<double> runs;
-  gpulab::Event start(device), stop(device);
-  for (int r = 0; r < 5; ++r) {
-    start.record(stream);
-    gpulab::launch(kernel, guide::guide_launch(n, n, stream), d_a.cview(), d_b.cview(), d_c.view());
-    stop.record(stream);
-    stop.synchronize();
-    runs.push_back(gpulab::elapsed_ms(start, stop) / 1e3);
-  }
-  std::sort(runs.begin(), runs.end());
+  const double seconds = guide::median_kernel_seconds(kernel, device, stream, d_a, d_b, d_c);
   const auto c = d_c.copy_to_host();
-  return {runs[runs.size() / 2], reference.check(c.cview(), gpulab::bench::ComputeType::float32)};
+  return {seconds, reference.check(c.cview(), gpulab::bench::ComputeType::float32)};
 }
 
 }  // namespace

@@ -1,16 +1,19 @@
 #pragma once
 // What the guide's example programs share: the kernels' signature, Philox inputs, the guide's launch
-// configuration, a timer, and the check against float64.
+// configuration, timers, and the check against float64.
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include <gpulab/array.hpp>
 #include <gpulab/bench/verify.hpp>
 #include <gpulab/device.hpp>
 #include <gpulab/launch.hpp>
+#include <gpulab/stream.hpp>
 #include <gpulab/random/distributions.hpp>
 
 namespace guide {
@@ -35,6 +38,27 @@ inline gpulab::LaunchConfig guide_launch(int rows, int cols, const gpulab::Strea
 
 inline double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The median, in seconds, of `repeats` launches of one of the guide's kernels on an n x n problem, each
+// timed between device events. The caller makes the first call (module load, JIT) beforehand, so that
+// none of it is counted here, which is what the guide got wrong.
+inline double median_kernel_seconds(const MatmulKernel& kernel, const gpulab::Device& device,
+                                    const gpulab::Stream& stream, const gpulab::DeviceArray<float, 2>& d_a,
+                                    const gpulab::DeviceArray<float, 2>& d_b, gpulab::DeviceArray<float, 2>& d_c,
+                                    int repeats = 5) {
+  const int n = static_cast<int>(d_a.rows());
+  std::vector<double> runs;
+  gpulab::Event start(device), stop(device);
+  for (int r = 0; r < repeats; ++r) {
+    start.record(stream);
+    gpulab::launch(kernel, guide_launch(n, n, stream), d_a.cview(), d_b.cview(), d_c.view());
+    stop.record(stream);
+    stop.synchronize();
+    runs.push_back(gpulab::elapsed_ms(start, stop) / 1e3);
+  }
+  std::sort(runs.begin(), runs.end());
+  return runs[runs.size() / 2];
 }
 
 // The size from the command line, or a default that finishes quickly on the simulator.
