@@ -75,6 +75,9 @@ struct MatmulImpl {
   std::function<void(const AnyMatmulArgs&, const MatmulContext&)> run[3];
   // Whether `auto` may pick it (false for implementations that change the arithmetic, such as TF32).
   bool automatic = true;
+  // Whether float32 operands enter the product rounded to TF32 (10-bit mantissa): what accuracy to
+  // expect of it, so the bench's tolerance follows this flag.
+  bool float32_as_tf32 = false;
 
   bool runs_on(DeviceKind kind) const { return static_cast<bool>(run[static_cast<int>(kind)]); }
   std::vector<DeviceKind> device_kinds() const;
@@ -94,6 +97,7 @@ struct MatmulRegistration {
   std::function<std::string(const MatmulProblem&)> cannot_run;  // may be empty: can run everything
   std::function<void(const AnyMatmulArgs&, const MatmulContext&)> run;
   bool automatic = true;  // false: `auto` never picks it (it changes the arithmetic, e.g. TF32)
+  bool float32_as_tf32 = false;  // float32 operands are rounded to TF32 before multiplying
 };
 
 // Returns true, so that a registration can initialise a namespace-scope constant.

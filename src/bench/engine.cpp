@@ -1,7 +1,6 @@
 // The bench engine: plans the rows, prepares inputs and references once per shape, times each row and
 // verifies it, then fills in the comparisons (speed-up over the baseline, ratio to the peer, % of peak).
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -42,18 +41,9 @@ const MatmulImpl* baseline_impl() {
   return nullptr;
 }
 
-// TF32 implementations round float32 inputs to 10 mantissa bits; the registry has no field for the
-// compute type, so gpulab's convention is that such an implementation says TF32 in its name or its
-// description.
+// TF32 implementations round float32 inputs to 10 mantissa bits, so their tolerance is TF32's.
 ComputeType compute_type_for(const MatmulImpl& impl, Dtype dtype) {
-  if (dtype == Dtype::float32) {
-    for (const std::string* text : {&impl.name, &impl.description}) {
-      std::string lower = *text;
-      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
-      if (lower.find("tf32") != std::string::npos) return ComputeType::tf32;
-    }
-  }
-  return compute_type_of(dtype);
+  return dtype == Dtype::float32 && impl.float32_as_tf32 ? ComputeType::tf32 : compute_type_of(dtype);
 }
 
 std::size_t cache_bytes(const Device& d) {

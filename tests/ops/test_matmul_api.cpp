@@ -132,4 +132,18 @@ TEST(MatmulApi, RegistryListsTheBaselineFirst) {
   EXPECT_NE(impls.front()->why_not(p).find("runs on cpu"), std::string::npos) << impls.front()->why_not(p);
 }
 
+// The bench's tolerance follows the registry's flag, not the name: only the TF32 peer carries it, and
+// `auto` never picks it. The registration exists whenever the CUDA backend is built, GPU or not.
+#if GPULAB_HAVE_CUDA
+TEST(MatmulApi, OnlyTheTf32PeerRoundsFloat32ToTf32) {
+  for (const gpulab::MatmulImpl* impl : gpulab::matmul_impls()) {
+    EXPECT_EQ(impl->float32_as_tf32, impl->name == "cublas-tf32") << impl->name;
+    if (impl->float32_as_tf32) {
+      EXPECT_FALSE(impl->automatic) << impl->name;
+    }
+  }
+  EXPECT_NE(gpulab::find_matmul("cublas-tf32"), nullptr);
+}
+#endif
+
 }  // namespace

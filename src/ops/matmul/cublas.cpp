@@ -170,6 +170,7 @@ bool register_cublas(const char* name, const char* description, int order, std::
   r.device_kind = DeviceKind::cuda;
   r.dtypes = std::move(dtypes);
   r.automatic = !tf32;
+  r.float32_as_tf32 = tf32;
   r.cannot_run = cublas_cannot_run;
   r.run = [tf32](const AnyMatmulArgs& any, const MatmulContext& context) {
     std::visit([&](const auto& args) { run_cublas(args, context, tf32); }, any);

@@ -64,6 +64,7 @@ bool register_matmul(MatmulRegistration reg) {
     it->family = reg.family;
     it->order = reg.order;
     it->automatic = reg.automatic;
+    it->float32_as_tf32 = reg.float32_as_tf32;
   }
   for (Dtype d : reg.dtypes) {
     if (std::find(it->dtypes.begin(), it->dtypes.end(), d) == it->dtypes.end()) it->dtypes.push_back(d);
