@@ -21,6 +21,18 @@ set(GPULAB_SIM_CHECKED_FLAGS
     CACHE STRING "Host compiler flags for the simulator's instrumented kernels")
 mark_as_advanced(GPULAB_SIM_CHECKED_FLAGS)
 
+# Every simulator compilation. `__shared__` is `thread_local`, and in position-independent code each
+# access's address came from a call to __tls_get_addr, which g++ repeats after every __syncthreads (a
+# call): two such calls per tile in a tiled kernel, on the hottest path the simulator has. TLS
+# descriptors (GNU2) resolve to a load of the variable's offset, and still work when the library or
+# program holding the kernels is loaded with dlopen.
+if(CMAKE_SYSTEM_PROCESSOR MATCHES "x86_64|AMD64|amd64" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  set(GPULAB_SIM_KERNEL_FLAGS -mtls-dialect=gnu2 CACHE STRING "Host compiler flags for every simulator kernel compilation")
+else()
+  set(GPULAB_SIM_KERNEL_FLAGS "" CACHE STRING "Host compiler flags for every simulator kernel compilation")
+endif()
+mark_as_advanced(GPULAB_SIM_KERNEL_FLAGS)
+
 function(gpulab_add_kernels target)
   cmake_parse_arguments(ARG "NO_CHECKED" "" "SOURCES" ${ARGN})
   if(NOT ARG_SOURCES)
@@ -51,12 +63,12 @@ function(gpulab_add_kernels target)
       endif()
       target_sources(${target} PRIVATE "${wrapper}")
       set(defs GPULAB_SIM=1)
-      set(opts "")
+      set(opts ${GPULAB_SIM_KERNEL_FLAGS})
       if(variant STREQUAL "simcheck")
         list(APPEND defs GPULAB_SIM_CHECKED=1)
         # The instrumented compilation registers no operations (GPULAB_REGISTERING_COMPILATION is 0), so
         # helpers that only registrations use are legitimately unused in it.
-        set(opts ${GPULAB_SIM_CHECKED_FLAGS} -Wno-unused-function)
+        list(APPEND opts ${GPULAB_SIM_CHECKED_FLAGS} -Wno-unused-function)
       endif()
       # TARGET_DIRECTORY: source properties are per directory, and the target may have been created in
       # another one (libgpulab's kernels are added from src/kernels/<op>/).

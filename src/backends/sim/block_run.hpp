@@ -60,10 +60,9 @@ struct LaunchJob {
 enum class ThreadState : std::uint8_t { not_started, runnable, at_barrier, at_warp, exited };
 
 struct SimThread {
-  fcontext_t context = nullptr;
+  FiberContext context = nullptr;
   unsigned stack = 0;
   uint3 index{};
-  ThreadState state = ThreadState::not_started;
   bool started = false;
   // What it waits for.
   WarpOp op = WarpOp::sync;
@@ -113,7 +112,7 @@ struct BlockRun {
   unsigned current() const { return host_thread.current; }
 
   // Fiber entry.
-  static void fiber_main(transfer_t t);
+  static void fiber_main();
 
   LaunchJob* job = nullptr;
   unsigned thread_count = 0;
@@ -128,9 +127,10 @@ struct BlockRun {
   std::uint32_t block_epoch = 0;  // barriers released on this host thread (racecheck)
 
   std::vector<SimThread> threads;
+  std::vector<ThreadState> states;  // states[i] is thread i's: apart, so that scans and releases are cheap
   std::vector<WarpRun> warps;
   FiberStacks stacks;
-  fcontext_t host_context = nullptr;
+  FiberContext host_context = nullptr;
   StackRange host_stack;
   unsigned char* shared_memory = nullptr;  // dynamic shared memory, 16-byte aligned
   std::size_t shared_capacity = 0;
@@ -145,6 +145,8 @@ struct BlockRun {
   void thread_body();
   [[noreturn]] void exit_thread(bool unwound);
   void yield();
+  [[noreturn, gnu::cold, gnu::noinline]] void report_deadlock();
+  [[gnu::cold, gnu::noinline]] void check_same_barrier(unsigned me, const std::source_location& where);
   void switch_to(unsigned next);
   [[noreturn]] void leave_dying(unsigned next);
   [[noreturn]] void return_to_host();

@@ -1,6 +1,7 @@
 #include "backends/sim/fiber_stacks.hpp"
 
 #include <pthread.h>
+#include <cstdint>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -52,13 +53,108 @@ void FiberStacks::reserve(unsigned count) {
   count_ = count;
 }
 
-fcontext_t FiberStacks::make_context(unsigned i, void (*fn)(transfer_t)) {
+#if defined(__x86_64__)
+
+// raw_switch(save = rdi, to = rsi), and the first frame of a fresh fiber. A suspended fiber's stack
+// holds, from its saved stack pointer up: r15, r14, r13, r12, rbx, rbp, then the address the switch
+// returns to. A fresh one returns into gpulab_sim_fiber_start with its entry in r12.
+extern "C" void gpulab_sim_fiber_switch(FiberContext* save, FiberContext to);
+extern "C" void gpulab_sim_fiber_start();
+asm(R"(
+    .text
+    .p2align 4
+    .globl gpulab_sim_fiber_switch
+    .hidden gpulab_sim_fiber_switch
+    .type gpulab_sim_fiber_switch, @function
+gpulab_sim_fiber_switch:
+    .cfi_startproc
+    pushq %rbp
+    .cfi_adjust_cfa_offset 8
+    pushq %rbx
+    .cfi_adjust_cfa_offset 8
+    pushq %r12
+    .cfi_adjust_cfa_offset 8
+    pushq %r13
+    .cfi_adjust_cfa_offset 8
+    pushq %r14
+    .cfi_adjust_cfa_offset 8
+    pushq %r15
+    .cfi_adjust_cfa_offset 8
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    .cfi_adjust_cfa_offset -48
+    ret
+    .cfi_endproc
+    .size gpulab_sim_fiber_switch, .-gpulab_sim_fiber_switch
+
+    .p2align 4
+    .globl gpulab_sim_fiber_start
+    .hidden gpulab_sim_fiber_start
+    .type gpulab_sim_fiber_start, @function
+gpulab_sim_fiber_start:
+    .cfi_startproc
+    .cfi_undefined rip
+    callq *%r12
+    ud2
+    .cfi_endproc
+    .size gpulab_sim_fiber_start, .-gpulab_sim_fiber_start
+)");
+
+void raw_switch(FiberContext* save, FiberContext to) { gpulab_sim_fiber_switch(save, to); }
+
+namespace {
+FiberContext initial_frame(char* top, FiberEntry entry) {
+  // gpulab_sim_fiber_start begins with the stack 16-byte aligned, as after a call's return address is
+  // popped, so that its own call leaves the entry function the alignment the ABI promises.
+  auto* start = reinterpret_cast<std::uintptr_t*>((reinterpret_cast<std::uintptr_t>(top) & ~std::uintptr_t{15}) - 16);
+  std::uintptr_t* frame = start - 7;
+  frame[0] = frame[1] = frame[2] = 0;                      // r15, r14, r13
+  frame[3] = reinterpret_cast<std::uintptr_t>(entry);      // r12
+  frame[4] = frame[5] = 0;                                 // rbx, rbp
+  frame[6] = reinterpret_cast<std::uintptr_t>(&gpulab_sim_fiber_start);
+  return frame;
+}
+}  // namespace
+
+#else  // Boost.Context elsewhere: the switcher passes its save slot along, and the resumed side fills it.
+
+namespace {
+thread_local FiberEntry boost_fiber_entry = nullptr;  // one entry per host thread (BlockRun's)
+void boost_entry(boost::context::detail::transfer_t t) {
+  if (t.data != nullptr) *static_cast<FiberContext*>(t.data) = t.fctx;
+  boost_fiber_entry();
+}
+}  // namespace
+
+void raw_switch(FiberContext* save, FiberContext to) {
+  const auto t = boost::context::detail::jump_fcontext(to, save);
+  if (t.data != nullptr) *static_cast<FiberContext*>(t.data) = t.fctx;
+}
+
+#endif
+
+FiberContext FiberStacks::make_context(unsigned i, FiberEntry entry) {
   const StackRange s = stack(i);
 #if defined(GPULAB_SIM_ASAN)
   // A fiber abandoned by a fault leaves its frames' poison behind.
   ASAN_UNPOISON_MEMORY_REGION(s.bottom, s.size);
 #endif
-  return boost::context::detail::make_fcontext(s.bottom + s.size, s.size, fn);
+  // Cache colouring: every fiber runs the same frames at the same depth, so with stack tops a whole
+  // number of pages apart their hot lines would all fall in the same few cache sets. Starting stack i
+  // a different number of cache lines below its top spreads them.
+  const std::size_t colour = (i % 64) * 64;
+#if defined(__x86_64__)
+  return initial_frame(s.bottom + s.size - colour, entry);
+#else
+  boost_fiber_entry = entry;
+  return boost::context::detail::make_fcontext(s.bottom + s.size - colour, s.size - colour, &boost_entry);
+#endif
 }
 
 StackRange host_thread_stack() {

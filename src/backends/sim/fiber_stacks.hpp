@@ -5,7 +5,9 @@
 #include <cstddef>
 #include <vector>
 
+#if !defined(__x86_64__)
 #include <boost/context/detail/fcontext.hpp>
+#endif
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -15,8 +17,10 @@
 
 namespace gpulab::sim::detail {
 
-using boost::context::detail::fcontext_t;
-using boost::context::detail::transfer_t;
+// A suspended fiber: where its registers are saved.
+using FiberContext = void*;
+// What a fresh fiber runs; it must never return (a fiber ends by switching away for good).
+using FiberEntry = void (*)();
 
 struct StackRange {
   char* bottom = nullptr;  // lowest usable address
@@ -48,8 +52,8 @@ class FiberStacks {
     return static_cast<unsigned>(static_cast<std::size_t>(static_cast<const char*>(p) - base_) / stride_);
   }
 
-  // A fresh context on stack `i` that starts in `fn`.
-  fcontext_t make_context(unsigned i, void (*fn)(transfer_t));
+  // A fresh context on stack `i` that starts in `entry`.
+  FiberContext make_context(unsigned i, FiberEntry entry);
 
   // GPULAB_SIM_STACK (bytes, K/M suffixes); 64 KiB by default, 256 KiB under ASan.
   static std::size_t configured_stack_size();
@@ -64,27 +68,34 @@ class FiberStacks {
 // The host thread's own stack (where blocks start and end), for ASan's fiber annotations.
 StackRange host_thread_stack();
 
+// The switch itself: saves the callee-saved registers on the current stack, stores the stack pointer
+// in *save, loads `to`'s and returns into it. On x86-64 it is gpulab's own (fiber_stacks.cpp): a `ret`
+// into the resumed fiber keeps the CPU's return-stack predictor in step, where Boost.Context's
+// `jmp` leaves it one entry off, so that every return up the resumed fiber's call chain was
+// mispredicted; and it leaves MXCSR and the x87 control word alone (the simulated threads of a host
+// thread share one floating-point environment; saving and reloading them costs serialising
+// instructions). Elsewhere Boost.Context does the switch.
+void raw_switch(FiberContext* save, FiberContext to);
+
 // Switches to `to`; the context we leave is written to *save (unless save is null: the fiber we leave
 // never runs again). ASan is told about every switch, else it reports false positives.
-inline transfer_t switch_context(fcontext_t to, fcontext_t* save, [[maybe_unused]] const StackRange& to_stack) {
+inline void switch_context(FiberContext to, FiberContext* save, [[maybe_unused]] const StackRange& to_stack) {
+  FiberContext abandoned = nullptr;
 #if defined(GPULAB_SIM_ASAN)
   void* fake_stack = nullptr;
   __sanitizer_start_switch_fiber(save != nullptr ? &fake_stack : nullptr, to_stack.bottom, to_stack.size);
-  transfer_t t = boost::context::detail::jump_fcontext(to, save);
+  raw_switch(save != nullptr ? save : &abandoned, to);
   __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
 #else
-  transfer_t t = boost::context::detail::jump_fcontext(to, save);
+  raw_switch(save != nullptr ? save : &abandoned, to);
 #endif
-  if (t.data != nullptr) *static_cast<fcontext_t*>(t.data) = t.fctx;
-  return t;
 }
 
-// The first thing a fiber does: record where it came from.
-inline void fiber_started(transfer_t t) {
+// The first thing a fiber does.
+inline void fiber_started() {
 #if defined(GPULAB_SIM_ASAN)
   __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
 #endif
-  if (t.data != nullptr) *static_cast<fcontext_t*>(t.data) = t.fctx;
 }
 
 }  // namespace gpulab::sim::detail
