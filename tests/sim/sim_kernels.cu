@@ -65,6 +65,18 @@ __global__ void votes(unsigned* out) {
 }
 GPULAB_EXPORT_KERNEL(votes);
 
+// __activemask in the two arms of a branch: each arm's lanes, as a converged warp reports them. The
+// block's second warp is partial.
+__global__ void active_in_branches(unsigned* out) {
+  const unsigned t = threadIdx.x;
+  if (t % 3 == 0) {
+    out[t] = __activemask();
+  } else {
+    out[t] = __activemask();
+  }
+}
+GPULAB_EXPORT_KERNEL(active_in_branches);
+
 // ---- bit and math intrinsics, vector types ----------------------------------------------------------------
 __global__ void bits_and_math(const unsigned* in, unsigned* bits, float* math) {
   const unsigned i = threadIdx.x;
@@ -297,6 +309,31 @@ __global__ void planted_warp_race(int* out) {
   out[t] = s[(t + 31) % 32];
 }
 GPULAB_EXPORT_KERNEL(planted_warp_race);
+
+// Global memory: each thread writes its slot and reads its neighbour's. With `barrier` the exchange is
+// ordered within the block (correct); without, thread t may read before thread t+1 writes (a race).
+// Blocks use disjoint slots.
+__global__ void global_neighbour_exchange(int* slots, int* out, int barrier) {
+  const unsigned base = blockIdx.x * blockDim.x;
+  const unsigned t = threadIdx.x;
+  slots[base + t] = static_cast<int>(base + t);
+  if (barrier) __syncthreads();
+  out[base + t] = slots[base + (t + 1) % blockDim.x];
+}
+GPULAB_EXPORT_KERNEL(global_neighbour_exchange);
+
+// Across blocks: each block's thread 0 publishes a value and, after a barrier that orders its own
+// block only, reads the next block's (a race: blocks are not ordered within a launch).
+__global__ void global_race_across_blocks(int* slots, int* out) {
+  if (threadIdx.x == 0) slots[blockIdx.x] = static_cast<int>(blockIdx.x);
+  __syncthreads();
+  if (threadIdx.x == 0) out[blockIdx.x] = slots[(blockIdx.x + 1) % gridDim.x];
+}
+GPULAB_EXPORT_KERNEL(global_race_across_blocks);
+
+// Every thread of every block counts into one word with atomics: ordered by definition, no race.
+__global__ void global_atomic_count(int* count) { atomicAdd(count, 1); }
+GPULAB_EXPORT_KERNEL(global_atomic_count);
 
 // The first half of the block waits at one barrier, the second half at another.
 __global__ void divergent_barrier(int* out) {

@@ -1,4 +1,5 @@
 // One test per built-in of the simulator's CUDA vocabulary, against expectations computed by hand.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -107,6 +108,23 @@ TEST(SimBuiltins, VotesUnderPartialMask) {
       if (m % 4 == l % 4) same |= 1u << m;
     EXPECT_EQ(o[3], same) << "lane " << l;
     EXPECT_EQ(o[4], 0x000fffffu) << "lane " << l;
+  }
+}
+
+TEST(SimBuiltins, ActiveMaskIsTheLanesOfTheBranch) {
+  const unsigned threads = 45;
+  auto out = filled<unsigned>(threads, 0u);
+  Kernel<void(unsigned*)> k("active_in_branches");
+  Stream s(sim_dev());
+  launch(k, LaunchConfig{1, threads, 0, s}, out.data());
+  s.synchronize();
+  const auto got = download(out);
+  for (unsigned t = 0; t < threads; ++t) {
+    const unsigned warp_first = t / 32 * 32;
+    unsigned same_arm = 0;
+    for (unsigned u = warp_first; u < std::min(warp_first + 32, threads); ++u)
+      if ((u % 3 == 0) == (t % 3 == 0)) same_arm |= 1u << (u - warp_first);
+    EXPECT_EQ(got[t], same_arm) << "thread " << t;
   }
 }
 

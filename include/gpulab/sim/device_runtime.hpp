@@ -4,6 +4,7 @@
 //
 // What needs the scheduler (barriers, warp-synchronous intrinsics) calls into libgpulab's engine;
 // everything else (atomics, bit and math intrinsics, vector types) is inline here.
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -134,7 +135,13 @@ inline unsigned __match_any_sync(unsigned mask, T value, const std::source_locat
   using namespace gpulab::sim::detail;
   return static_cast<unsigned>(warp_collective(WarpOp::match_any, mask, to_bits(value), 0, 32, where));
 }
-inline unsigned __activemask() { return gpulab::sim::detail::active_mask(); }
+// The lanes that are executing this call together. A GPU reports the lanes that are converged here; the
+// simulator, whose lanes take turns, waits until every other lane of the warp is blocked (at a barrier,
+// a warp call, this call) or has exited, and returns the lanes waiting at this same call site. So
+// `if (p) { m = __activemask(); }` gives the lanes where p holds, as a converged warp would.
+inline unsigned __activemask(const std::source_location where = std::source_location::current()) {
+  return gpulab::sim::detail::active_mask(where);
+}
 
 // ---- atomics ----------------------------------------------------------------------------------------------
 // Relaxed, like CUDA's: other blocks run on other host threads, so these are real atomic instructions.
@@ -147,12 +154,13 @@ GPULAB_SIM_UNCHECKED inline void note_atomic([[maybe_unused]] T* address) {
 #endif
 }
 
-// Read-modify-write through compare-and-swap on the value's bits: for float and double, and for the
-// operations with no single instruction (min, max, inc, dec).
+// Read-modify-write through compare-and-swap on the value's bits: for float and double, for the
+// operations with no single instruction (min, max, inc, dec), and for cuda_fp16.h's half atomics.
 template <class T, class F>
 GPULAB_SIM_UNCHECKED inline T atomic_update(T* address, F update) {
   note_atomic(address);
-  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  using Bits = std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
   static_assert(sizeof(T) == sizeof(Bits));
   Bits* word = reinterpret_cast<Bits*>(address);
   Bits expected = __atomic_load_n(word, __ATOMIC_RELAXED);
@@ -222,7 +230,8 @@ template <class T>
   requires gpulab::sim::detail::atomic_arithmetic<T>
 GPULAB_SIM_UNCHECKED inline T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> val) {
   gpulab::sim::detail::note_atomic(address);
-  using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  using Bits = std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
   Bits expected, desired;
   std::memcpy(&expected, &compare, sizeof(T));
   std::memcpy(&desired, &val, sizeof(T));
@@ -269,6 +278,13 @@ inline unsigned long long __brevll(unsigned long long x) {
   return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) |
          __brev(static_cast<unsigned>(x >> 32));
 }
+// Reinterpretations of a value's bits (the CAS loops of float atomics use them).
+inline float __int_as_float(int x) { return std::bit_cast<float>(x); }
+inline int __float_as_int(float x) { return std::bit_cast<int>(x); }
+inline float __uint_as_float(unsigned x) { return std::bit_cast<float>(x); }
+inline unsigned __float_as_uint(float x) { return std::bit_cast<unsigned>(x); }
+inline double __longlong_as_double(long long x) { return std::bit_cast<double>(x); }
+inline long long __double_as_longlong(double x) { return std::bit_cast<long long>(x); }
 
 // ---- math --------------------------------------------------------------------------------------------------
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }

@@ -17,8 +17,8 @@ int block_barrier(BarrierKind kind, int predicate, const std::source_location& w
 // A warp-synchronous exchange among the lanes of `mask`; returns this lane's result.
 std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, unsigned arg, int width,
                               const std::source_location& where);
-// Lanes of the caller's warp that have not exited.
-unsigned active_mask();
+// __activemask: the lanes of the caller's warp that reach the same call site before the warp settles.
+unsigned active_mask(const std::source_location& where);
 // memcheck for an atomic (atomics are not seen by the instrumentation; see GPULAB_SIM_UNCHECKED).
 void check_atomic_access(const void* address, std::size_t bytes);
 // memcheck, racecheck, initcheck for one access by the running simulated thread (checked_hooks.hpp).

@@ -205,6 +205,8 @@ std::string BlockRun::describe_waiters() const {
     const SimThread& t = threads[i];
     if (states[i] == ThreadState::at_barrier) {
       out += fmt::format("; {} waits at __syncthreads ({})", thread_name(i), format_site(t.where));
+    } else if (states[i] == ThreadState::at_activemask) {
+      out += fmt::format("; {} waits at __activemask ({})", thread_name(i), format_site(t.where));
     } else if (states[i] == ThreadState::at_warp) {
       out += fmt::format("; {} waits at {} with mask {:#010x} ({})", thread_name(i), op_name(t.op), t.mask,
                          format_site(t.where));
@@ -247,6 +249,7 @@ void BlockRun::exit_thread(bool /*unwound*/) {
   const unsigned wi = me / 32;
   warps[wi].alive &= ~(1u << (me % 32));
   warps[wi].exited_since_sync |= 1u << (me % 32);
+  if (!aborting) converge_if_settled(wi);
   if (!aborting && live > 0) {
     // The exit may complete a barrier or a warp call that waited only for this thread.
     if (arrived > 0 && arrived == live) release_barrier();
@@ -334,7 +337,11 @@ int BlockRun::barrier(BarrierKind kind, int predicate, const std::source_locatio
   states[me] = ThreadState::at_barrier;
   ++arrived;
   barrier_count += predicate != 0 ? 1u : 0u;
-  if (arrived == live) release_barrier();
+  if (arrived == live) {
+    release_barrier();
+  } else if (warps[me / 32].converging != 0) [[unlikely]] {
+    converge_if_settled(me / 32);
+  }
   yield();
   if (kind == BarrierKind::plain) return 0;
   // The counts stay valid until every thread has left this barrier (the next one needs them all).
@@ -412,6 +419,7 @@ std::uint64_t BlockRun::warp(WarpOp op, unsigned mask, std::uint64_t value, unsi
   states[me] = ThreadState::at_warp;
   w.arrived |= bit;
   try_complete_warp(wi, me);
+  converge_if_settled(wi);
   if (aborting) throw BlockAbort{};
   yield();
   return t.result;
@@ -492,14 +500,43 @@ void BlockRun::complete_warp(unsigned wi, unsigned required) {
   ++w.epoch;
 }
 
-unsigned BlockRun::active_mask() const {
+unsigned BlockRun::active_mask(const std::source_location& where) {
+  if (!fiber_mode) convert_to_fibers();
   const unsigned me = current();
-  const WarpRun& w = warps[me / 32];
-  // Fiber mode: the lanes that took part in the warp's last synchronous step and have not left it
-  // for another (lanes still running, or that finished since), as a converged warp would have.
-  if (fiber_mode) return w.alive | w.exited_since_sync;
-  // Loop mode: the lanes before this one have finished.
-  return w.exists & ~((1u << (me % 32)) - 1u);
+  const unsigned wi = me / 32;
+  SimThread& t = threads[me];
+  t.where = where;
+  t.result = 0;
+  states[me] = ThreadState::at_activemask;
+  warps[wi].converging |= 1u << (me % 32);
+  converge_if_settled(wi);
+  if (aborting) throw BlockAbort{};
+  yield();
+  return static_cast<unsigned>(t.result);
+}
+
+// Called whenever a lane of the warp blocks or exits: once none of its lanes can run, the lanes waiting
+// in __activemask at the lowest waiting lane's call site get their mask and run on. Lanes waiting at
+// other sites wait for the warp to settle again.
+void BlockRun::converge_if_settled(unsigned wi) {
+  WarpRun& w = warps[wi];
+  if (w.converging == 0) return;
+  for (unsigned lanes = w.alive; lanes != 0; lanes &= lanes - 1) {
+    const ThreadState s = states[wi * 32 + static_cast<unsigned>(__builtin_ctz(lanes))];
+    if (s == ThreadState::runnable || s == ThreadState::not_started) return;
+  }
+  const std::source_location& site = threads[wi * 32 + static_cast<unsigned>(__builtin_ctz(w.converging))].where;
+  unsigned group = 0;
+  for (unsigned lanes = w.converging; lanes != 0; lanes &= lanes - 1) {
+    const unsigned lane = static_cast<unsigned>(__builtin_ctz(lanes));
+    if (same_site(threads[wi * 32 + lane].where, site)) group |= 1u << lane;
+  }
+  for (unsigned lanes = group; lanes != 0; lanes &= lanes - 1) {
+    const unsigned i = wi * 32 + static_cast<unsigned>(__builtin_ctz(lanes));
+    threads[i].result = group;
+    states[i] = ThreadState::runnable;
+  }
+  w.converging &= ~group;
 }
 
 // ---- the entry points kernel code calls ----
@@ -517,9 +554,9 @@ std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, uns
   return b->warp(op, mask, value, arg, width, where);
 }
 
-unsigned active_mask() {
+unsigned active_mask(const std::source_location& where) {
   BlockRun* b = host_thread.block;
-  return b == nullptr ? 1u : b->active_mask();
+  return b == nullptr ? 1u : b->active_mask(where);
 }
 
 }  // namespace gpulab::sim::detail

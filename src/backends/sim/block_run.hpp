@@ -41,6 +41,7 @@ struct LaunchJob {
   unsigned threads_per_block = 0;
   std::size_t shared_bytes = 0;
   unsigned checks = 0;
+  std::uint32_t race_launch = 0;  // racecheck's number for this launch's global-memory cells
   std::vector<gpulab::detail::ArgInfo> arg_info;
   DeviceMemory* memory = nullptr;
 
@@ -57,7 +58,7 @@ struct LaunchJob {
   void report(std::string what);
 };
 
-enum class ThreadState : std::uint8_t { not_started, runnable, at_barrier, at_warp, exited };
+enum class ThreadState : std::uint8_t { not_started, runnable, at_barrier, at_warp, at_activemask, exited };
 
 struct SimThread {
   FiberContext context = nullptr;
@@ -79,6 +80,7 @@ struct WarpRun {
   unsigned alive = 0;    // lanes that have not exited
   unsigned arrived = 0;  // lanes waiting in a warp-synchronous call
   unsigned exited_since_sync = 0;  // lanes that exited after the warp's last synchronous call
+  unsigned converging = 0;  // lanes waiting in __activemask for the warp to settle
   std::uint32_t epoch = 0;  // completed warp-synchronous calls (racecheck orders lanes by it)
 };
 
@@ -99,7 +101,7 @@ struct BlockRun {
   int barrier(BarrierKind kind, int predicate, const std::source_location& where);
   std::uint64_t warp(WarpOp op, unsigned mask, std::uint64_t value, unsigned arg, int width,
                      const std::source_location& where);
-  unsigned active_mask() const;
+  unsigned active_mask(const std::source_location& where);
   // A finding in the running thread: reports it and ends the block; never returns to the kernel.
   // `what` is copied before the thread is abandoned (its frames are never unwound).
   [[noreturn]] void fault_in_thread(const char* what);
@@ -142,6 +144,7 @@ struct BlockRun {
   void release_barrier();
   void try_complete_warp(unsigned warp, unsigned mask);
   void complete_warp(unsigned warp, unsigned required);
+  void converge_if_settled(unsigned warp);
   void thread_body();
   [[noreturn]] void exit_thread(bool unwound);
   void yield();

@@ -97,6 +97,10 @@ typedef struct CUevent_st* cudaEvent_t;
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
 
+// CUDA marks host callbacks with CUDART_CB (a calling convention on Windows, nothing elsewhere).
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
 typedef void (*cudaHostFn_t)(void* userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* userData);
 
