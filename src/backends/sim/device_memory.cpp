@@ -6,6 +6,7 @@
 
 #include <gpulab/error.hpp>
 
+#include "backends/sim/global_race_shadow.hpp"
 #include "runtime/env.hpp"
 
 namespace gpulab::sim::detail {
@@ -57,6 +58,15 @@ DeviceMemory::~DeviceMemory() {
   munmap(initialized_, reserved_);
 }
 
+GlobalRaceShadow& DeviceMemory::enable_global_races() {
+  std::lock_guard lock(mutex_);
+  if (!races_owner_) {
+    races_owner_ = std::make_unique<GlobalRaceShadow>(base_, reserved_);
+    races_.store(races_owner_.get(), std::memory_order_release);
+  }
+  return *races_owner_;
+}
+
 std::size_t DeviceMemory::used() const {
   std::lock_guard lock(mutex_);
   return used_;
@@ -93,6 +103,7 @@ void DeviceMemory::deallocate(void* p) noexcept {
   set_shadow(b.begin, b.bytes, false);  // later accesses are use-after-free for memcheck
   // The next buffer here starts uninitialised (fresh pages are zero, so only marked ones need it).
   if (__atomic_load_n(&init_marked_, __ATOMIC_RELAXED)) std::memset(initialized_ + (b.begin - base_), 0, b.bytes);
+  if (races_owner_) races_owner_->forget(b.begin, b.bytes);
   std::uintptr_t begin = b.begin;
   std::size_t span = rounded + gap;
   if (span >= large_free) madvise(reinterpret_cast<void*>(begin), span, MADV_DONTNEED);

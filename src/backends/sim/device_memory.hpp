@@ -4,13 +4,17 @@
 // (memcheck) and, for initcheck, a byte per byte saying whether it was ever written. Buffers are
 // 256-byte aligned like cudaMalloc's and separated by unowned bytes, so an overrun past a buffer's end
 // lands in no buffer and is reported as such.
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 
 namespace gpulab::sim::detail {
+
+class GlobalRaceShadow;
 
 struct Buffer {
   std::uintptr_t begin = 0;
@@ -46,6 +50,10 @@ class DeviceMemory {
   // The first buffer that starts above `p`.
   std::optional<Buffer> buffer_above(const void* p) const;
 
+  // racecheck's cells for device memory, made by the first launch that asks for racecheck; null before.
+  GlobalRaceShadow* global_races() const noexcept { return races_.load(std::memory_order_acquire); }
+  GlobalRaceShadow& enable_global_races();
+
   void mark_initialized(const void* p, std::size_t bytes) noexcept;
   // The first byte of [p, p + bytes) never written, or nullopt.
   std::optional<std::size_t> first_uninitialized(const void* p, std::size_t bytes) const noexcept;
@@ -59,6 +67,8 @@ class DeviceMemory {
   std::uint8_t* shadow_ = nullptr;       // reserved_ / 8 bytes
   std::uint8_t* initialized_ = nullptr;  // reserved_ bytes, touched only where initcheck looks
   bool init_marked_ = false;             // some byte was ever marked (atomic access)
+  std::atomic<GlobalRaceShadow*> races_{nullptr};
+  std::unique_ptr<GlobalRaceShadow> races_owner_;
 
   mutable std::mutex mutex_;
   std::map<std::uintptr_t, std::size_t> free_;   // offset -> bytes of free address space

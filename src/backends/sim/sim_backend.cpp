@@ -23,6 +23,7 @@
 
 #include "backends/sim/block_run.hpp"
 #include "backends/sim/device_memory.hpp"
+#include "backends/sim/global_race_shadow.hpp"
 #include "runtime/backend.hpp"
 #include "runtime/env.hpp"
 #include "runtime/thread_pool.hpp"
@@ -390,6 +391,10 @@ class SimBackend final : public gpulab::detail::Backend {
     job->threads_per_block = static_cast<unsigned>(request.block.count());
     job->shared_bytes = request.shared_bytes;
     job->checks = checks;
+    if (checks & racecheck) {
+      memory_.enable_global_races();
+      job->race_launch = next_race_launch();
+    }
     job->memory = &memory_;
     job->block_count = request.grid.count();
     job->arg_info.assign(request.arg_info, request.arg_info + request.arg_count);
