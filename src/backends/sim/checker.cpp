@@ -123,17 +123,10 @@ void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write
                  other_wrote ? "wrote" : "read", thread_text(run, run.current()).view(), verb(write)));
 }
 
-// The launch-wide number of a thread of `run`'s block, plus one (GlobalAccess::thread).
-std::uint32_t launch_thread(const BlockRun& run, unsigned linear) {
-  const dim3 g = run.job->grid;
-  const std::uint64_t block = blockIdx.x + static_cast<std::uint64_t>(g.x) * (blockIdx.y + static_cast<std::uint64_t>(g.y) * blockIdx.z);
-  return static_cast<std::uint32_t>(block * run.thread_count + linear + 1);
-}
-
-Text launch_thread_text(const LaunchJob& job, std::uint32_t thread) {
-  const std::uint64_t t = thread - 1;
-  const std::uint64_t block = t / job.threads_per_block;
-  const unsigned linear = static_cast<unsigned>(t % job.threads_per_block);
+// "thread (3, 0, 0) of block (1, 2, 0)" for an access another thread made in this launch.
+Text access_text(const LaunchJob& job, GlobalAccess access) {
+  const std::uint64_t block = access.block();
+  const unsigned linear = access.thread();
   const dim3 d = job.block, g = job.grid;
   return Text("thread ({}, {}, {}) of block ({}, {}, {})", linear % d.x, (linear / d.x) % d.y, linear / (d.x * d.y),
               block % g.x, (block / g.x) % g.y, block / (static_cast<std::uint64_t>(g.x) * g.y));
@@ -144,19 +137,20 @@ void global_racecheck(BlockRun& run, const void* p, std::size_t bytes, bool writ
   GlobalRaceShadow* shadow = run.job->memory->global_races();
   if (shadow == nullptr) return;
   const unsigned me = run.current();
-  const GlobalAccess access{launch_thread(run, me), static_cast<std::uint16_t>(run.block_epoch),
-                            static_cast<std::uint16_t>(run.warps[me / 32].epoch)};
-  const auto race = shadow->access(p, bytes, write, run.job->race_launch, access, run.thread_count);
+  const dim3 g = run.job->grid;
+  const std::uint64_t block = blockIdx.x + static_cast<std::uint64_t>(g.x) * (blockIdx.y + static_cast<std::uint64_t>(g.y) * blockIdx.z);
+  const GlobalAccess access(block, me, run.block_epoch, run.warps[me / 32].epoch);
+  const auto race = shadow->access(p, bytes, write, run.job->race_launch, access);
   if (!race) return;
   const LaunchJob& job = *run.job;
   const auto a = reinterpret_cast<std::uintptr_t>(p) + race->byte;
   const auto b = job.memory->buffer_of(reinterpret_cast<const void*>(a));
   const Text buffer = b ? describe_buffer(job, *b) : Text("device memory");
   const char* hazard = write ? (race->other_wrote ? "write-after-write" : "write-after-read") : "read-after-write";
-  const bool same_block = (race->other.thread - 1) / job.threads_per_block == (access.thread - 1) / job.threads_per_block;
+  const bool same_block = race->other.block() == access.block();
   fail(run, Text("racecheck: {} hazard on global memory, offset {} of {}: {} {} it and {} {} it with nothing "
                  "ordering them ({})",
-                 hazard, b ? a - b->begin : 0, buffer.view(), launch_thread_text(job, race->other.thread).view(),
+                 hazard, b ? a - b->begin : 0, buffer.view(), access_text(job, race->other).view(),
                  race->other_wrote ? "wrote" : "read", thread_text(run, me).view(), verb(write),
                  same_block ? "no __syncthreads between them, nor a warp call within a warp"
                             : "threads of different blocks are not ordered within a launch"));

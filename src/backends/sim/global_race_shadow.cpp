@@ -2,6 +2,8 @@
 
 #include <sys/mman.h>
 
+#include <type_traits>
+
 #include <gpulab/error.hpp>
 
 namespace gpulab::sim::detail {
@@ -10,14 +12,13 @@ namespace {
 
 constexpr std::size_t page = 4096;
 
-// Whether access `a` is ordered before `b` (or is by the same thread), so that the two cannot race.
-bool ordered(const GlobalAccess& a, const GlobalAccess& b, unsigned threads_per_block) noexcept {
-  if (a.thread == b.thread) return true;
-  const std::uint32_t ta = a.thread - 1, tb = b.thread - 1;
-  if (ta / threads_per_block != tb / threads_per_block) return false;  // different blocks
-  if (a.block_epoch != b.block_epoch) return true;                    // a barrier between them
-  const bool same_warp = (ta % threads_per_block) / 32 == (tb % threads_per_block) / 32;
-  return same_warp && a.warp_epoch != b.warp_epoch;
+template <class W>
+W load(const W& word) noexcept {
+  return std::atomic_ref<W>(const_cast<W&>(word)).load(std::memory_order_relaxed);
+}
+template <class W>
+void store(W& word, std::type_identity_t<W> value) noexcept {
+  std::atomic_ref<W>(word).store(value, std::memory_order_relaxed);
 }
 
 class StripeLock {
@@ -70,9 +71,34 @@ void GlobalRaceShadow::forget(std::uintptr_t begin, std::size_t bytes) noexcept 
 }
 
 std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t bytes, bool write, std::uint32_t launch,
-                                                   const GlobalAccess& me, unsigned threads_per_block) noexcept {
+                                                   GlobalAccess me) noexcept {
   const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - base_;
   if (bytes == 0 || offset + bytes > bytes_) return std::nullopt;
+  GlobalRaceCell* const cells = cells_ + offset;
+  // Free slot for a reader: empty, this thread's, or ordered before this read.
+  const auto replaceable = [me](std::uint64_t r) {
+    const GlobalAccess other = GlobalAccess::from_word(r);
+    return other.empty() || other.ordered_before(me);
+  };
+  const auto unordered = [me](std::uint64_t w) {
+    const GlobalAccess other = GlobalAccess::from_word(w);
+    return !other.empty() && !other.ordered_before(me);
+  };
+
+  // Most reads change nothing: the bytes were not written in this launch (or by something ordered
+  // before), and both reader slots hold readers this one is unordered with, which a later write will
+  // be checked against anyway. That is decided without the lock, from whole-word loads. (A write
+  // racing with this check still meets the two recorded readers, so no race goes unreported.)
+  if (!write) {
+    bool nothing_to_do = true;
+    for (std::size_t i = 0; i < bytes && nothing_to_do; ++i) {
+      GlobalRaceCell& c = cells[i];
+      nothing_to_do = load(c.launch) == launch && !unordered(load(c.writer)) && !replaceable(load(c.readers[0])) &&
+                      !replaceable(load(c.readers[1]));
+    }
+    if (nothing_to_do) return std::nullopt;
+  }
+
   // An access spans at most two stripes (accesses are at most 16 bytes); lock them in address order.
   std::atomic<bool>& first_lock = lock_for(offset);
   std::atomic<bool>& last_lock = lock_for(offset + bytes - 1);
@@ -82,24 +108,28 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
 
   std::optional<GlobalRace> race;
   for (std::size_t i = 0; i < bytes; ++i) {
-    GlobalRaceCell& c = cells_[offset + i];
-    if (c.launch != launch) c = GlobalRaceCell{launch, {}, {}};
-    const auto unordered = [&](const GlobalAccess& other) {
-      return other.thread != 0 && !ordered(other, me, threads_per_block);
-    };
-    if (!race && unordered(c.writer)) race = GlobalRace{i, c.writer, true};
+    GlobalRaceCell& c = cells[i];
+    if (load(c.launch) != launch) {
+      store(c.writer, 0);
+      store(c.readers[0], 0);
+      store(c.readers[1], 0);
+      store(c.launch, launch);
+    }
+    const std::uint64_t writer = load(c.writer);
+    if (!race && unordered(writer)) race = GlobalRace{i, GlobalAccess::from_word(writer), true};
     if (write) {
-      for (const GlobalAccess& r : c.readers) {
-        if (!race && unordered(r)) race = GlobalRace{i, r, false};
+      for (const std::uint64_t& slot : c.readers) {
+        const std::uint64_t r = load(slot);
+        if (!race && unordered(r)) race = GlobalRace{i, GlobalAccess::from_word(r), false};
       }
-      c.writer = me;
-      c.readers = {};  // each was ordered before this write, or is the race just found
+      store(c.writer, me.word());
+      store(c.readers[0], 0);  // each was ordered before this write, or is the race just found
+      store(c.readers[1], 0);
     } else {
-      // Keep two readers that are unordered with what comes next: a slot is free when empty, this
-      // thread's, or ordered before this read.
-      for (GlobalAccess& r : c.readers) {
-        if (r.thread == 0 || ordered(r, me, threads_per_block)) {
-          r = me;
+      // Keep two readers that are unordered with what comes next.
+      for (std::uint64_t& slot : c.readers) {
+        if (replaceable(load(slot))) {
+          store(slot, me.word());
           break;
         }
       }

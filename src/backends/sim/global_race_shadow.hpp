@@ -1,7 +1,7 @@
 #pragma once
 // racecheck's memory of device (global) memory accesses within one launch: a cell per byte of the sim
 // device's address range, reserved as address space when racecheck first runs and filled only where
-// kernels touch memory.
+// kernels touch memory (32 bytes of cell per byte touched).
 //
 // compute-sanitizer's racecheck looks at shared memory only; this covers global memory too. Two
 // accesses to one byte by different threads of a launch, at least one a write, race unless they are
@@ -21,18 +21,55 @@
 
 namespace gpulab::sim::detail {
 
-// One access: the thread as its linear index in the launch plus one (0: none), and the epochs that
-// order it against other threads of its block.
-struct GlobalAccess {
-  std::uint32_t thread = 0;
-  std::uint16_t block_epoch = 0;  // barriers released on the block's host thread, modulo 2^16
-  std::uint16_t warp_epoch = 0;   // the warp's synchronous calls, modulo 2^16
+// One access, packed in a word so that cells can be read whole without a lock and two accesses
+// compared with a few masks: which thread (its block, truncated to 21 bits, and its index in the
+// block), and the epochs that order it against the other threads of its block: barriers released on
+// the block's host thread (modulo 2^20) and the warp's synchronous calls (modulo 2^12). 0 is no access.
+class GlobalAccess {
+ public:
+  constexpr GlobalAccess() = default;
+  constexpr GlobalAccess(std::uint64_t block, unsigned thread, std::uint32_t block_epoch, std::uint32_t warp_epoch)
+      : word_(valid | (block & 0x1fffff) << block_shift | std::uint64_t{thread & 0x3ff} << thread_shift |
+              std::uint64_t{block_epoch & 0xfffff} << block_epoch_shift | (warp_epoch & 0xfff)) {}
+  static constexpr GlobalAccess from_word(std::uint64_t w) {
+    GlobalAccess a;
+    a.word_ = w;
+    return a;
+  }
+
+  constexpr std::uint64_t word() const { return word_; }
+  constexpr bool empty() const { return word_ == 0; }
+  constexpr std::uint64_t block() const { return (word_ >> block_shift) & 0x1fffff; }
+  constexpr unsigned thread() const { return static_cast<unsigned>((word_ >> thread_shift) & 0x3ff); }
+
+  // Whether this access and `later` cannot race: the same thread, or threads of one block with a
+  // barrier between them, or lanes of one warp with a warp call between them. Threads of different
+  // blocks are never ordered within a launch.
+  constexpr bool ordered_before(GlobalAccess later) const {
+    const std::uint64_t x = word_ ^ later.word_;
+    if ((x & (block_mask | thread_mask)) == 0) return true;
+    if ((x & block_mask) != 0) return false;
+    if ((x & block_epoch_mask) != 0) return true;
+    return (x & warp_mask) == 0 && (x & warp_epoch_mask) != 0;
+  }
+
+ private:
+  static constexpr int block_shift = 42, thread_shift = 32, block_epoch_shift = 12;
+  static constexpr std::uint64_t valid = std::uint64_t{1} << 63;
+  static constexpr std::uint64_t block_mask = std::uint64_t{0x1fffff} << block_shift;
+  static constexpr std::uint64_t thread_mask = std::uint64_t{0x3ff} << thread_shift;
+  static constexpr std::uint64_t warp_mask = std::uint64_t{0x3e0} << thread_shift;  // thread / 32
+  static constexpr std::uint64_t block_epoch_mask = std::uint64_t{0xfffff} << block_epoch_shift;
+  static constexpr std::uint64_t warp_epoch_mask = 0xfff;
+  std::uint64_t word_ = 0;
 };
 
-struct GlobalRaceCell {
+// A cell's words are read without the lock by the fast path of a read (GlobalRaceShadow::access), so
+// each is read and written whole.
+struct alignas(32) GlobalRaceCell {
+  std::uint64_t writer = 0;
+  std::uint64_t readers[2] = {0, 0};
   std::uint32_t launch = 0;  // the launch the rest belongs to; 0 never matches
-  GlobalAccess writer;
-  std::array<GlobalAccess, 2> readers;
 };
 
 struct GlobalRace {
@@ -49,10 +86,10 @@ class GlobalRaceShadow {
   GlobalRaceShadow(const GlobalRaceShadow&) = delete;
   GlobalRaceShadow& operator=(const GlobalRaceShadow&) = delete;
 
-  // Records an access of [p, p + bytes) by `me` in launch `launch` (blocks of `threads_per_block`
-  // threads) and returns the first race it makes with an earlier access, if any.
+  // Records an access of [p, p + bytes) by `me` in launch `launch` and returns the first race it
+  // makes with an earlier access, if any.
   std::optional<GlobalRace> access(const void* p, std::size_t bytes, bool write, std::uint32_t launch,
-                                   const GlobalAccess& me, unsigned threads_per_block) noexcept;
+                                   GlobalAccess me) noexcept;
   // Drops the cells of a freed range (their pages go back to the system).
   void forget(std::uintptr_t begin, std::size_t bytes) noexcept;
 

@@ -1,0 +1,80 @@
+// racecheck's global-memory cells on their own: which pairs of accesses are ordered, and which races
+// the cells report, whatever order the accesses come in.
+#include <cstdint>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends/sim/global_race_shadow.hpp"
+
+namespace gpulab::sim::detail {
+namespace {
+
+TEST(GlobalAccess, OrderedOnlyWithinABlockAcrossABarrierOrAWarpCall) {
+  const GlobalAccess a(3, 40, 7, 2);
+  EXPECT_TRUE(a.ordered_before(GlobalAccess(3, 40, 7, 2)));   // the same thread
+  EXPECT_TRUE(a.ordered_before(GlobalAccess(3, 40, 9, 5)));   // the same thread, later
+  EXPECT_FALSE(a.ordered_before(GlobalAccess(4, 40, 8, 2)));  // another block: never
+  EXPECT_FALSE(a.ordered_before(GlobalAccess(3, 99, 7, 2)));  // same block, no barrier between
+  EXPECT_TRUE(a.ordered_before(GlobalAccess(3, 99, 8, 0)));   // same block, a barrier between
+  EXPECT_TRUE(a.ordered_before(GlobalAccess(3, 41, 7, 3)));   // same warp (lanes 8, 9), a warp call between
+  EXPECT_FALSE(a.ordered_before(GlobalAccess(3, 41, 7, 2)));  // same warp, no warp call between
+  EXPECT_FALSE(a.ordered_before(GlobalAccess(3, 64, 7, 3)));  // another warp: its warp calls do not order
+  EXPECT_EQ(a.block(), 3u);
+  EXPECT_EQ(a.thread(), 40u);
+  EXPECT_FALSE(a.empty());
+  EXPECT_TRUE(GlobalAccess().empty());
+}
+
+class GlobalRaceShadowTest : public ::testing::Test {
+ protected:
+  std::vector<std::uint32_t> memory = std::vector<std::uint32_t>(64);
+  GlobalRaceShadow shadow{reinterpret_cast<std::uintptr_t>(memory.data()), memory.size() * sizeof(std::uint32_t)};
+  const void* at(int word) const { return &memory[static_cast<std::size_t>(word)]; }
+};
+
+TEST_F(GlobalRaceShadowTest, AWriteThenAReadByAnotherBlockIsARace) {
+  const GlobalAccess writer(0, 1, 1, 0), reader(1, 0, 1, 0);
+  EXPECT_FALSE(shadow.access(at(5), 4, true, 1, writer));
+  const auto race = shadow.access(at(5), 4, false, 1, reader);
+  ASSERT_TRUE(race);
+  EXPECT_TRUE(race->other_wrote);
+  EXPECT_EQ(race->other.block(), 0u);
+  EXPECT_EQ(race->other.thread(), 1u);
+}
+
+TEST_F(GlobalRaceShadowTest, ReadersFirstThenAWriteIsARaceWithTheOtherReader) {
+  const GlobalAccess r1(0, 1, 1, 0), r2(2, 5, 1, 0);
+  EXPECT_FALSE(shadow.access(at(9), 4, false, 1, r1));
+  EXPECT_FALSE(shadow.access(at(9), 4, false, 1, r2));
+  // Many more readers from other blocks change nothing (the fast path) and are no race.
+  for (unsigned b = 3; b < 40; ++b) EXPECT_FALSE(shadow.access(at(9), 4, false, 1, GlobalAccess(b, 0, 1, 0)));
+  const auto race = shadow.access(at(9), 4, true, 1, r1);  // r1 writes what r2 read
+  ASSERT_TRUE(race);
+  EXPECT_FALSE(race->other_wrote);
+  EXPECT_EQ(race->other.block(), 2u);
+}
+
+TEST_F(GlobalRaceShadowTest, BarriersOrderTheThreadsOfABlock) {
+  EXPECT_FALSE(shadow.access(at(2), 4, true, 1, GlobalAccess(0, 3, 1, 0)));
+  EXPECT_FALSE(shadow.access(at(2), 4, false, 1, GlobalAccess(0, 70, 2, 0)));  // after a barrier
+  EXPECT_FALSE(shadow.access(at(2), 4, false, 1, GlobalAccess(0, 90, 2, 0)));
+  EXPECT_FALSE(shadow.access(at(2), 4, true, 1, GlobalAccess(0, 3, 3, 0)));    // after another one
+  EXPECT_TRUE(shadow.access(at(2), 4, false, 1, GlobalAccess(0, 4, 3, 0)));    // same interval: a race
+}
+
+TEST_F(GlobalRaceShadowTest, BytesAreTrackedApartAndLaunchesStartAfresh) {
+  // Neighbouring bytes written by different blocks: no race.
+  EXPECT_FALSE(shadow.access(reinterpret_cast<const char*>(at(1)) + 0, 1, true, 1, GlobalAccess(0, 0, 1, 0)));
+  EXPECT_FALSE(shadow.access(reinterpret_cast<const char*>(at(1)) + 1, 1, true, 1, GlobalAccess(1, 0, 1, 0)));
+  // A word read over both: races with one of them; the byte that raced is reported.
+  const auto race = shadow.access(at(1), 4, false, 1, GlobalAccess(2, 0, 1, 0));
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->byte, 0u);
+  // The next launch is ordered after this one.
+  EXPECT_FALSE(shadow.access(at(1), 4, false, 2, GlobalAccess(2, 0, 1, 0)));
+  EXPECT_FALSE(shadow.access(at(1), 4, true, 2, GlobalAccess(2, 0, 1, 0)));
+}
+
+}  // namespace
+}  // namespace gpulab::sim::detail
