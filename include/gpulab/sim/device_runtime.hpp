@@ -154,13 +154,17 @@ GPULAB_SIM_UNCHECKED inline void note_atomic([[maybe_unused]] T* address) {
 #endif
 }
 
+// The unsigned integer with T's size, which atomics compare and swap in T's place.
+template <class T>
+using same_size_bits = std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                          std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+
 // Read-modify-write through compare-and-swap on the value's bits: for float and double, for the
 // operations with no single instruction (min, max, inc, dec), and for cuda_fp16.h's half atomics.
 template <class T, class F>
 GPULAB_SIM_UNCHECKED inline T atomic_update(T* address, F update) {
   note_atomic(address);
-  using Bits = std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+  using Bits = same_size_bits<T>;
   static_assert(sizeof(T) == sizeof(Bits));
   Bits* word = reinterpret_cast<Bits*>(address);
   Bits expected = __atomic_load_n(word, __ATOMIC_RELAXED);
@@ -230,8 +234,7 @@ template <class T>
   requires gpulab::sim::detail::atomic_arithmetic<T>
 GPULAB_SIM_UNCHECKED inline T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> val) {
   gpulab::sim::detail::note_atomic(address);
-  using Bits = std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                                  std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+  using Bits = gpulab::sim::detail::same_size_bits<T>;
   Bits expected, desired;
   std::memcpy(&expected, &compare, sizeof(T));
   std::memcpy(&desired, &val, sizeof(T));

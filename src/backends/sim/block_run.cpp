@@ -84,9 +84,8 @@ std::string BlockRun::thread_name(unsigned linear) const {
 void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   job = &j;
   thread_count = j.threads_per_block;
-  const dim3 g = j.grid;
-  blockIdx = uint3{static_cast<unsigned>(linear % g.x), static_cast<unsigned>((linear / g.x) % g.y),
-                   static_cast<unsigned>(linear / (static_cast<std::uint64_t>(g.x) * g.y))};
+  block_linear = linear;
+  blockIdx = block_coordinates(j.grid, linear);
   blockDim = j.block;
   gridDim = j.grid;
   // Stacks for every thread now, not at the first barrier: growing remaps, which must not happen

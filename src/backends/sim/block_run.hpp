@@ -117,6 +117,7 @@ struct BlockRun {
   static void fiber_main();
 
   LaunchJob* job = nullptr;
+  std::uint64_t block_linear = 0;  // the running block's index in the grid, x fastest
   unsigned thread_count = 0;
   bool fiber_mode = false;
   bool aborting = false;
@@ -162,5 +163,11 @@ struct BlockRun {
 
 // The BlockRun of the calling host thread (created on first use).
 BlockRun& this_thread_block_run();
+
+// The coordinates of block `linear` of a grid, x fastest.
+inline uint3 block_coordinates(dim3 grid, std::uint64_t linear) {
+  return uint3{static_cast<unsigned>(linear % grid.x), static_cast<unsigned>((linear / grid.x) % grid.y),
+               static_cast<unsigned>(linear / (static_cast<std::uint64_t>(grid.x) * grid.y))};
+}
 
 }  // namespace gpulab::sim::detail

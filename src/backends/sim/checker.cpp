@@ -35,11 +35,15 @@ struct Text {
 
 const char* verb(bool write) { return write ? "wrote" : "read"; }
 
-Text thread_text(const BlockRun& run, unsigned linear) {
-  const dim3 d = run.job->block;
+// "thread (3, 0, 0) of block (1, 2, 0)": thread `linear` of the launch's block `block`.
+Text thread_text(const LaunchJob& job, unsigned linear, std::uint64_t block) {
+  const dim3 d = job.block;
+  const uint3 b = block_coordinates(job.grid, block);
   return Text("thread ({}, {}, {}) of block ({}, {}, {})", linear % d.x, (linear / d.x) % d.y, linear / (d.x * d.y),
-              blockIdx.x, blockIdx.y, blockIdx.z);
+              b.x, b.y, b.z);
 }
+// A thread of the running block.
+Text thread_text(const BlockRun& run, unsigned linear) { return thread_text(*run.job, linear, run.block_linear); }
 
 // "device buffer #3 (400 bytes at 0x..., passed as parameter 1)".
 Text describe_buffer(const LaunchJob& job, const Buffer& b) {
@@ -123,23 +127,12 @@ void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write
                  other_wrote ? "wrote" : "read", thread_text(run, run.current()).view(), verb(write)));
 }
 
-// "thread (3, 0, 0) of block (1, 2, 0)" for an access another thread made in this launch.
-Text access_text(const LaunchJob& job, GlobalAccess access) {
-  const std::uint64_t block = access.block();
-  const unsigned linear = access.thread();
-  const dim3 d = job.block, g = job.grid;
-  return Text("thread ({}, {}, {}) of block ({}, {}, {})", linear % d.x, (linear / d.x) % d.y, linear / (d.x * d.y),
-              block % g.x, (block / g.x) % g.y, block / (static_cast<std::uint64_t>(g.x) * g.y));
-}
-
 // racecheck on device memory: conflicting accesses within the launch, across blocks too.
 void global_racecheck(BlockRun& run, const void* p, std::size_t bytes, bool write) {
   GlobalRaceShadow* shadow = run.job->memory->global_races();
   if (shadow == nullptr) return;
   const unsigned me = run.current();
-  const dim3 g = run.job->grid;
-  const std::uint64_t block = blockIdx.x + static_cast<std::uint64_t>(g.x) * (blockIdx.y + static_cast<std::uint64_t>(g.y) * blockIdx.z);
-  const GlobalAccess access(block, me, run.block_epoch, run.warps[me / 32].epoch);
+  const GlobalAccess access(run.block_linear, me, run.block_epoch, run.warps[me / 32].epoch);
   const auto race = shadow->access(p, bytes, write, run.job->race_launch, access);
   if (!race) return;
   const LaunchJob& job = *run.job;
@@ -150,13 +143,17 @@ void global_racecheck(BlockRun& run, const void* p, std::size_t bytes, bool writ
   const bool same_block = race->other.block() == access.block();
   fail(run, Text("racecheck: {} hazard on global memory, offset {} of {}: {} {} it and {} {} it with nothing "
                  "ordering them ({})",
-                 hazard, b ? a - b->begin : 0, buffer.view(), access_text(job, race->other).view(),
+                 hazard, b ? a - b->begin : 0, buffer.view(), thread_text(job, race->other.thread(), race->other.block()).view(),
                  race->other_wrote ? "wrote" : "read", thread_text(run, me).view(), verb(write),
                  same_block ? "no __syncthreads between them, nor a warp call within a warp"
                             : "threads of different blocks are not ordered within a launch"));
 }
 
 void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {
+  if (run.job->memory->contains(p)) {
+    global_racecheck(run, p, bytes, write);
+    return;
+  }
   if (!run.races) return;
   const unsigned me = run.current();
   const unsigned warp = me / 32;
@@ -164,10 +161,6 @@ void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool writ
   const std::uint32_t wepoch = run.warps[warp].epoch;
   const std::uint32_t epoch = run.block_epoch;
   const auto tid = static_cast<std::int16_t>(me);
-  if (run.job->memory->contains(p)) {
-    global_racecheck(run, p, bytes, write);
-    return;
-  }
   const SharedLocation first = run.races->locate(p);
   if (first.cell == nullptr) return;  // not shared memory
   if (bytes > 1 && run.races->locate(static_cast<const char*>(p) + bytes - 1).cell != first.cell + (bytes - 1)) {

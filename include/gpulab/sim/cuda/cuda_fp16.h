@@ -6,9 +6,6 @@
 #error "this <cuda_fp16.h> is gpulab's simulator shadow of CUDA's: build with gpulab-simcc or gpulab_add_sim_executable"
 #endif
 
-#include <cmath>
-#include <concepts>
-#include <cstdint>
 #include <type_traits>
 
 #include <gpulab/sim/device_runtime.hpp>

@@ -225,22 +225,6 @@ template <gpulab_small_float_scalar T>
 inline T operator+(const T& a) {
   return a;
 }
-template <gpulab_small_float_scalar T>
-inline T& operator+=(T& a, const T& b) {
-  return a = a + b;
-}
-template <gpulab_small_float_scalar T>
-inline T& operator-=(T& a, const T& b) {
-  return a = a - b;
-}
-template <gpulab_small_float_scalar T>
-inline T& operator*=(T& a, const T& b) {
-  return a = a * b;
-}
-template <gpulab_small_float_scalar T>
-inline T& operator/=(T& a, const T& b) {
-  return a = a / b;
-}
 // Ordered comparisons: false when either is NaN (!= is true then), as IEEE 754 says.
 template <gpulab_small_float_scalar T>
 inline bool operator==(const T& a, const T& b) {
@@ -289,22 +273,6 @@ inline P operator-(const P& a) {
   return P{-a.x, -a.y};
 }
 template <gpulab_small_float_pair P>
-inline P& operator+=(P& a, const P& b) {
-  return a = a + b;
-}
-template <gpulab_small_float_pair P>
-inline P& operator-=(P& a, const P& b) {
-  return a = a - b;
-}
-template <gpulab_small_float_pair P>
-inline P& operator*=(P& a, const P& b) {
-  return a = a * b;
-}
-template <gpulab_small_float_pair P>
-inline P& operator/=(P& a, const P& b) {
-  return a = a / b;
-}
-template <gpulab_small_float_pair P>
 inline bool operator==(const P& a, const P& b) {
   return a.x == b.x && a.y == b.y;
 }
@@ -327,6 +295,28 @@ inline bool operator>(const P& a, const P& b) {
 template <gpulab_small_float_pair P>
 inline bool operator>=(const P& a, const P& b) {
   return a.x >= b.x && a.y >= b.y;
+}
+
+// Compound assignments, for scalars and pairs alike.
+template <class T>
+  requires gpulab_small_float_scalar<T> || gpulab_small_float_pair<T>
+inline T& operator+=(T& a, const T& b) {
+  return a = a + b;
+}
+template <class T>
+  requires gpulab_small_float_scalar<T> || gpulab_small_float_pair<T>
+inline T& operator-=(T& a, const T& b) {
+  return a = a - b;
+}
+template <class T>
+  requires gpulab_small_float_scalar<T> || gpulab_small_float_pair<T>
+inline T& operator*=(T& a, const T& b) {
+  return a = a * b;
+}
+template <class T>
+  requires gpulab_small_float_scalar<T> || gpulab_small_float_pair<T>
+inline T& operator/=(T& a, const T& b) {
+  return a = a / b;
 }
 
 // ---- CUDA's conversion functions, named by one pattern for both formats ----
