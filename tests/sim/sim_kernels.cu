@@ -368,6 +368,95 @@ __global__ void warp_barrier_deadlock(int* out) {
 }
 GPULAB_EXPORT_KERNEL(warp_barrier_deadlock);
 
+// ---- the barrier's fast mode (fast_barrier.hpp) and what ends it -------------------------------------
+// Each kernel first runs `rounds` rounds of plain barriers, which put the block in fast mode, then does
+// one thing the engine must take over from there.
+
+// A running total passed around the block through shared memory, `rounds` times.
+__device__ int fast_rounds(int* s, int rounds) {
+  const int t = static_cast<int>(threadIdx.x);
+  const int n = static_cast<int>(blockDim.x);
+  int acc = t;
+  for (int r = 0; r < rounds; ++r) {
+    s[t] = acc;
+    __syncthreads();
+    acc += s[(t + 1) % n];
+    __syncthreads();
+  }
+  return acc;
+}
+
+// Then warp shuffles, a counting barrier and plain barriers again: out[t] = the warp's sum of acc,
+// out[n + t] = the count of odd acc, out[2n + t] = acc of the next thread after a last round.
+__global__ void fast_mode_then_warp_calls(int* out, int rounds) {
+  __shared__ int s[256];
+  const int t = static_cast<int>(threadIdx.x);
+  const int n = static_cast<int>(blockDim.x);
+  const int acc = fast_rounds(s, rounds);
+  int sum = acc;
+  for (int d = 16; d > 0; d /= 2) sum += __shfl_xor_sync(0xffffffffu, sum, d);
+  const int odd = __syncthreads_count(acc % 2 != 0);
+  const int again = fast_rounds(s, rounds);
+  s[t] = again;
+  __syncthreads();
+  out[t] = sum;
+  out[n + t] = odd;
+  out[2 * n + t] = s[(t + 1) % n];
+}
+GPULAB_EXPORT_KERNEL(fast_mode_then_warp_calls);
+
+// Then the odd threads exit and the even ones go on with barriers among themselves.
+__global__ void fast_mode_then_exits(int* out, int rounds) {
+  __shared__ int s[256];
+  const int t = static_cast<int>(threadIdx.x);
+  const int n = static_cast<int>(blockDim.x);
+  const int acc = fast_rounds(s, rounds);
+  out[t] = acc;
+  if (t % 2 != 0) return;
+  for (int r = 0; r < 3; ++r) {
+    s[t] = acc + r;
+    __syncthreads();
+    out[n + t] = s[(t + 2) % n];
+    __syncthreads();
+  }
+}
+GPULAB_EXPORT_KERNEL(fast_mode_then_exits);
+
+// Then thread `thrower` fails while the others wait at the next barrier; every thread counts itself
+// into out[1] when it leaves, normally or unwound.
+struct LeaveCounter {
+  int* count;
+  __device__ ~LeaveCounter() { atomicAdd(count, 1); }
+};
+__global__ void fast_mode_then_throw(int* out, int rounds, int thrower) {
+  __shared__ int s[256];
+  const LeaveCounter leaving{out + 1};
+  const int acc = fast_rounds(s, rounds);
+  if (static_cast<int>(threadIdx.x) == thrower) {
+#if defined(GPULAB_SIM)
+    throw std::runtime_error("planted failure after fast barriers");
+#else
+    __trap();
+#endif
+  }
+  __syncthreads();
+  atomicAdd(out, acc);
+}
+GPULAB_EXPORT_KERNEL(fast_mode_then_throw);
+
+// Then lane 5 waits in a shuffle for lane 6, which waits at a barrier: a deadlock. Threads 0 to 4 reach
+// that barrier while the block is still in fast mode.
+__global__ void fast_mode_then_deadlock(int* out, int rounds) {
+  __shared__ int s[256];
+  const int acc = fast_rounds(s, rounds);
+  if (threadIdx.x == 5) {
+    out[0] = __shfl_sync(0x60u, acc, 6);
+  } else {
+    __syncthreads();  // the barrier of the deadlock
+  }
+}
+GPULAB_EXPORT_KERNEL(fast_mode_then_deadlock);
+
 // Thread 9 of block 2 throws; the block's other threads are waiting at a barrier.
 __global__ void throws_in_thread(int* out) {
   const unsigned t = threadIdx.x;

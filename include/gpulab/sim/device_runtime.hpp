@@ -70,9 +70,11 @@ inline constexpr longlong2 make_longlong2(long long x, long long y) { return {x,
 static_assert(sizeof(float4) == 16 && alignof(float4) == 16 && alignof(float2) == 8 && alignof(double2) == 16);
 
 #include <gpulab/sim/engine_abi.hpp>
+#include <gpulab/sim/fast_barrier.hpp>
 
 // ---- barriers and fences ----------------------------------------------------------------------------------
 inline void __syncthreads(const std::source_location where = std::source_location::current()) {
+  if (gpulab::sim::detail::fast_barrier(where)) return;
   gpulab::sim::detail::block_barrier(gpulab::sim::detail::BarrierKind::plain, 0, where);
 }
 inline int __syncthreads_count(int predicate, const std::source_location where = std::source_location::current()) {

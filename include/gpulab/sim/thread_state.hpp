@@ -9,8 +9,11 @@
 // dlopen'ed, so its static TLS is always available.
 #include <cstddef>
 #include <cstdint>
+#include <source_location>
 
-#define GPULAB_SIM_TLS thread_local __attribute__((tls_model("initial-exec")))
+// constinit: they have no dynamic initialiser, so an access from another library or the program needs
+// no call to a TLS wrapper function first.
+#define GPULAB_SIM_TLS constinit thread_local __attribute__((tls_model("initial-exec")))
 
 struct uint3 {
   unsigned int x, y, z;
@@ -33,6 +36,12 @@ struct HostThreadState {
   unsigned current = 0;                   // linear index of the simulated thread now running
   unsigned loop_end = 0;                  // loop mode runs threads [current, loop_end); 0 stops the loop
   unsigned checks = 0;                    // the CheckFlags of the running launch
+  unsigned thread_count = 0;              // threads of the running block
+  // Non-null while the block is in the barrier's fast mode (see fast_barrier.hpp): the saved stack
+  // pointer of each suspended thread, their indices and the call sites they wait at.
+  void** fast_contexts = nullptr;
+  const uint3* thread_indices = nullptr;
+  std::source_location* fast_sites = nullptr;
 };
 
 extern GPULAB_SIM_TLS HostThreadState host_thread;

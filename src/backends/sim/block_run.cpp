@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <gpulab/sim/checks.hpp>
+#include <gpulab/sim/fast_barrier.hpp>
 
 #include "backends/sim/race_shadow.hpp"
 
@@ -20,6 +21,13 @@ namespace gpulab::sim::detail {
 GPULAB_SIM_TLS HostThreadState host_thread{};
 
 namespace {
+
+// The inlined barrier's hop announces nothing to the sanitizers (fast_barrier.hpp), and exists on x86-64 only.
+#if defined(GPULAB_SIM_FAST_BARRIER) && !defined(GPULAB_SIM_ASAN)
+constexpr bool fast_mode_possible = true;
+#else
+constexpr bool fast_mode_possible = false;
+#endif
 
 // Dynamic shared memory of every block run on a host thread: the opt-in maximum, 16-byte aligned.
 constexpr std::size_t shared_capacity_bytes = 227 * 1024;
@@ -94,6 +102,9 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   if (threads.size() < thread_count) {
     threads.resize(thread_count);
     states.resize(thread_count);
+    contexts.resize(thread_count);
+    indices.resize(thread_count);
+    sites.resize(thread_count);
   }
   const unsigned warp_count = (thread_count + 31) / 32;
   if (warps.size() < warp_count) warps.resize(warp_count);
@@ -115,12 +126,15 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   host_thread.current = 0;
   host_thread.loop_end = thread_count;
   host_thread.checks = j.checks;
+  host_thread.thread_count = thread_count;
+  host_thread.fast_contexts = nullptr;
   threads[0].stack = 0;
   threads[0].started = true;
   states[0] = ThreadState::runnable;
-  threads[0].context = stacks.make_context(0, &BlockRun::fiber_main);
-  switch_context(threads[0].context, &host_context, stacks.stack(0));
+  contexts[0] = stacks.make_context(0, &BlockRun::fiber_main);
+  switch_context(contexts[0], &host_context, stacks.stack(0));
   // Back when the block has ended.
+  host_thread.fast_contexts = nullptr;
   host_thread.block = nullptr;
   host_thread.checks = 0;
   job = nullptr;
@@ -154,7 +168,7 @@ void BlockRun::thread_body() {
 
 void BlockRun::activate(unsigned next) {
   host_thread.current = next;
-  threadIdx = threads[next].index;
+  threadIdx = indices[next];
   threads[next].started = true;
 }
 
@@ -165,7 +179,7 @@ void BlockRun::return_to_host() {
 
 void BlockRun::leave_dying(unsigned next) {
   activate(next);
-  switch_context(threads[next].context, nullptr, stacks.stack(threads[next].stack));
+  switch_context(contexts[next], nullptr, stacks.stack(threads[next].stack));
   std::abort();  // never resumed
 }
 
@@ -177,13 +191,13 @@ void BlockRun::switch_to(unsigned next) {
   // (Ten lines: the saved registers and the frames of the switch, the barrier and a typical kernel;
   // prefetching two threads ahead, or more lines, measured no better.)
   if (const unsigned after = next + 1; after < thread_count) {
-    const char* saved = static_cast<const char*>(threads[after].context);
+    const char* saved = static_cast<const char*>(contexts[after]);
     if (saved != nullptr) {
       for (int line = 0; line < 10; ++line) __builtin_prefetch(saved + line * 64);
     }
   }
   activate(next);
-  switch_context(threads[next].context, &threads[me].context, stacks.stack(threads[next].stack));
+  switch_context(contexts[next], &contexts[me], stacks.stack(threads[next].stack));
   // Resumed: whoever switched here has made this thread current again.
 }
 
@@ -203,12 +217,12 @@ std::string BlockRun::describe_waiters() const {
   for (unsigned i = 0; i < thread_count && listed < 4; ++i) {
     const SimThread& t = threads[i];
     if (states[i] == ThreadState::at_barrier) {
-      out += fmt::format("; {} waits at __syncthreads ({})", thread_name(i), format_site(t.where));
+      out += fmt::format("; {} waits at __syncthreads ({})", thread_name(i), format_site(sites[i]));
     } else if (states[i] == ThreadState::at_activemask) {
-      out += fmt::format("; {} waits at __activemask ({})", thread_name(i), format_site(t.where));
+      out += fmt::format("; {} waits at __activemask ({})", thread_name(i), format_site(sites[i]));
     } else if (states[i] == ThreadState::at_warp) {
       out += fmt::format("; {} waits at {} with mask {:#010x} ({})", thread_name(i), op_name(t.op), t.mask,
-                         format_site(t.where));
+                         format_site(sites[i]));
     } else {
       continue;
     }
@@ -242,6 +256,7 @@ void BlockRun::report_deadlock() {
 
 void BlockRun::exit_thread(bool /*unwound*/) {
   if (!fiber_mode) return_to_host();  // loop mode: every thread has run, or the block was aborted
+  leave_fast_mode();
   const unsigned me = current();
   states[me] = ThreadState::exited;
   --live;
@@ -272,6 +287,7 @@ void BlockRun::exit_thread(bool /*unwound*/) {
 }
 
 void BlockRun::fault_in_thread(const char* what) {
+  leave_fast_mode();
   job->report(std::string(what));
   aborting = true;
   if (!fiber_mode) return_to_host();
@@ -287,6 +303,7 @@ void BlockRun::fault_in_thread(const char* what) {
 }
 
 void BlockRun::fault_and_unwind(const std::string& what) {
+  leave_fast_mode();
   job->report(what);
   aborting = true;
   throw BlockAbort{};
@@ -299,7 +316,7 @@ void BlockRun::convert_to_fibers() {
   const dim3 d = job->block;
   for (unsigned i = 0; i < thread_count; ++i) {
     SimThread& s = threads[i];
-    s.index = index_of(i, d);
+    indices[i] = index_of(i, d);
     if (i < t) {
       states[i] = ThreadState::exited;
       s.started = false;
@@ -311,7 +328,7 @@ void BlockRun::convert_to_fibers() {
       states[i] = ThreadState::not_started;
       s.started = false;
       s.stack = i;
-      s.context = stacks.make_context(i, &BlockRun::fiber_main);
+      contexts[i] = stacks.make_context(i, &BlockRun::fiber_main);
     }
   }
   live = thread_count - t;
@@ -326,22 +343,32 @@ void BlockRun::convert_to_fibers() {
 // arithmetic with the next one's.
 int BlockRun::barrier(BarrierKind kind, int predicate, const std::source_location& where) {
   if (!fiber_mode) [[unlikely]] convert_to_fibers();
+  leave_fast_mode();
   const unsigned me = current();
   if (arrived == 0) {
     barrier_first = me;
   } else if (job->checks & synccheck) [[unlikely]] {
     check_same_barrier(me, where);
   }
-  threads[me].where = where;
+  sites[me] = where;
   states[me] = ThreadState::at_barrier;
   ++arrived;
   barrier_count += predicate != 0 ? 1u : 0u;
   if (arrived == live) {
-    release_barrier();
+    if (release_barrier()) {
+      // The round of fast mode starts at thread 0; this thread runs again in its turn.
+      if (me != 0) switch_to(0);
+      if (aborting) [[unlikely]] throw BlockAbort{};
+      return barrier_value(kind);
+    }
   } else if (warps[me / 32].converging != 0) [[unlikely]] {
     converge_if_settled(me / 32);
   }
   yield();
+  return barrier_value(kind);
+}
+
+int BlockRun::barrier_value(BarrierKind kind) const {
   if (kind == BarrierKind::plain) return 0;
   // The counts stay valid until every thread has left this barrier (the next one needs them all).
   switch (kind) {
@@ -353,13 +380,13 @@ int BlockRun::barrier(BarrierKind kind, int predicate, const std::source_locatio
 }
 
 void BlockRun::check_same_barrier(unsigned me, const std::source_location& where) {
-  if (same_site(where, threads[barrier_first].where)) return;
+  if (same_site(where, sites[barrier_first])) return;
   fault_and_unwind(fmt::format("synccheck: divergent __syncthreads in {}: {} waits at {} while {} waits at {}",
                                block_name(), thread_name(me), format_site(where), thread_name(barrier_first),
-                               format_site(threads[barrier_first].where)));
+                               format_site(sites[barrier_first])));
 }
 
-void BlockRun::release_barrier() {
+bool BlockRun::release_barrier() {
   if ((job->checks & synccheck) && live != thread_count) {
     unsigned gone = 0;
     while (gone < thread_count && states[gone] != ThreadState::exited) ++gone;
@@ -367,9 +394,9 @@ void BlockRun::release_barrier() {
     while (waiting < thread_count && states[waiting] != ThreadState::at_barrier) ++waiting;
     job->report(fmt::format("synccheck: {} exited while {} waits at __syncthreads ({}): a barrier must be "
                             "reached by every thread of the block",
-                            thread_name(gone), thread_name(waiting), format_site(threads[waiting].where)));
+                            thread_name(gone), thread_name(waiting), format_site(sites[waiting])));
     aborting = true;
-    return;
+    return false;
   }
   // One byte a thread, so the compiler turns this into a few vector compares and blends.
   ThreadState* const s = states.data();
@@ -381,11 +408,41 @@ void BlockRun::release_barrier() {
   arrived = 0;
   barrier_count = 0;
   ++block_epoch;
+  // Everyone was at this barrier, so no warp call or __activemask is pending and every thread has
+  // started. The checks need the states and sites kept at every barrier, so they keep the slow path.
+  if (fast_mode_possible && live == thread_count && thread_count > 1 && job->checks == 0) {
+    enter_fast_mode();
+    return true;
+  }
+  return false;
+}
+
+void BlockRun::enter_fast_mode() {
+  host_thread.thread_indices = indices.data();
+  host_thread.fast_sites = sites.data();
+  host_thread.fast_contexts = contexts.data();
+}
+
+// In fast mode the threads run in order within a round: those before the running one have reached the
+// barrier, those after it have not.
+void BlockRun::rebuild_after_fast_mode() {
+  host_thread.fast_contexts = nullptr;
+  const unsigned me = current();
+  for (unsigned i = 0; i < me; ++i) states[i] = ThreadState::at_barrier;
+  for (unsigned i = me; i < thread_count; ++i) states[i] = ThreadState::runnable;
+  arrived = me;
+  barrier_count = 0;
+  barrier_first = 0;
+}
+
+void BlockRun::fast_barrier_left() {
+  if (aborting) throw BlockAbort{};
 }
 
 std::uint64_t BlockRun::warp(WarpOp op, unsigned mask, std::uint64_t value, unsigned arg, int width,
                              const std::source_location& where) {
   if (!fiber_mode) convert_to_fibers();
+  leave_fast_mode();
   const unsigned me = current();
   const unsigned lane = me % 32;
   const unsigned wi = me / 32;
@@ -414,7 +471,7 @@ std::uint64_t BlockRun::warp(WarpOp op, unsigned mask, std::uint64_t value, unsi
   t.value = value;
   t.arg = arg;
   t.width = width;
-  t.where = where;
+  sites[me] = where;
   states[me] = ThreadState::at_warp;
   w.arrived |= bit;
   try_complete_warp(wi, me);
@@ -436,8 +493,8 @@ void BlockRun::try_complete_warp(unsigned wi, unsigned reference) {
         const unsigned o = static_cast<unsigned>(&other - threads.data());
         job->report(fmt::format("synccheck: warp calls do not match: {} is in {} with mask {:#010x} ({}) while "
                                 "{} is in {} with mask {:#010x} ({})",
-                                thread_name(reference), op_name(ref.op), ref.mask, format_site(ref.where),
-                                thread_name(o), op_name(other.op), other.mask, format_site(other.where)));
+                                thread_name(reference), op_name(ref.op), ref.mask, format_site(sites[reference]),
+                                thread_name(o), op_name(other.op), other.mask, format_site(sites[o])));
         aborting = true;
       }
       return;  // without synccheck they wait; a deadlock is still reported
@@ -501,10 +558,11 @@ void BlockRun::complete_warp(unsigned wi, unsigned required) {
 
 unsigned BlockRun::active_mask(const std::source_location& where) {
   if (!fiber_mode) convert_to_fibers();
+  leave_fast_mode();
   const unsigned me = current();
   const unsigned wi = me / 32;
   SimThread& t = threads[me];
-  t.where = where;
+  sites[me] = where;
   t.result = 0;
   states[me] = ThreadState::at_activemask;
   warps[wi].converging |= 1u << (me % 32);
@@ -524,11 +582,11 @@ void BlockRun::converge_if_settled(unsigned wi) {
     const ThreadState s = states[wi * 32 + static_cast<unsigned>(__builtin_ctz(lanes))];
     if (s == ThreadState::runnable || s == ThreadState::not_started) return;
   }
-  const std::source_location& site = threads[wi * 32 + static_cast<unsigned>(__builtin_ctz(w.converging))].where;
+  const std::source_location& site = sites[wi * 32 + static_cast<unsigned>(__builtin_ctz(w.converging))];
   unsigned group = 0;
   for (unsigned lanes = w.converging; lanes != 0; lanes &= lanes - 1) {
     const unsigned lane = static_cast<unsigned>(__builtin_ctz(lanes));
-    if (same_site(threads[wi * 32 + lane].where, site)) group |= 1u << lane;
+    if (same_site(sites[wi * 32 + lane], site)) group |= 1u << lane;
   }
   for (unsigned lanes = group; lanes != 0; lanes &= lanes - 1) {
     const unsigned i = wi * 32 + static_cast<unsigned>(__builtin_ctz(lanes));
@@ -557,5 +615,7 @@ unsigned active_mask(const std::source_location& where) {
   BlockRun* b = host_thread.block;
   return b == nullptr ? 1u : b->active_mask(where);
 }
+
+void fast_barrier_left() { host_thread.block->fast_barrier_left(); }
 
 }  // namespace gpulab::sim::detail

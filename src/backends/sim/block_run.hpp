@@ -61,9 +61,7 @@ struct LaunchJob {
 enum class ThreadState : std::uint8_t { not_started, runnable, at_barrier, at_warp, at_activemask, exited };
 
 struct SimThread {
-  FiberContext context = nullptr;
   unsigned stack = 0;
-  uint3 index{};
   bool started = false;
   // What it waits for.
   WarpOp op = WarpOp::sync;
@@ -72,7 +70,6 @@ struct SimThread {
   int width = 32;
   std::uint64_t value = 0;
   std::uint64_t result = 0;
-  std::source_location where{};
 };
 
 struct WarpRun {
@@ -102,6 +99,8 @@ struct BlockRun {
   std::uint64_t warp(WarpOp op, unsigned mask, std::uint64_t value, unsigned arg, int width,
                      const std::source_location& where);
   unsigned active_mask(const std::source_location& where);
+  // A thread resumed from the inlined barrier after the block left fast mode.
+  void fast_barrier_left();
   // A finding in the running thread: reports it and ends the block; never returns to the kernel.
   // `what` is copied before the thread is abandoned (its frames are never unwound).
   [[noreturn]] void fault_in_thread(const char* what);
@@ -131,6 +130,10 @@ struct BlockRun {
 
   std::vector<SimThread> threads;
   std::vector<ThreadState> states;  // states[i] is thread i's: apart, so that scans and releases are cheap
+  // Apart too, because the inlined barrier (fast_barrier.hpp) reads and writes them.
+  std::vector<FiberContext> contexts;     // a suspended thread's resume point
+  std::vector<uint3> indices;             // threadIdx of each thread
+  std::vector<std::source_location> sites;  // where a waiting thread waits
   std::vector<WarpRun> warps;
   FiberStacks stacks;
   FiberContext host_context = nullptr;
@@ -142,7 +145,16 @@ struct BlockRun {
 
  private:
   void convert_to_fibers();
-  void release_barrier();
+  // Returns true when the released block goes on in fast mode (fast_barrier.hpp).
+  bool release_barrier();
+  int barrier_value(BarrierKind kind) const;
+  void enter_fast_mode();
+  // Rebuilds the thread states that fast mode does not keep; every engine path that may find the
+  // block in fast mode starts with it.
+  void leave_fast_mode() {
+    if (host_thread.fast_contexts != nullptr) [[unlikely]] rebuild_after_fast_mode();
+  }
+  void rebuild_after_fast_mode();
   void try_complete_warp(unsigned warp, unsigned mask);
   void complete_warp(unsigned warp, unsigned required);
   void converge_if_settled(unsigned warp);

@@ -55,9 +55,13 @@ void FiberStacks::reserve(unsigned count) {
 
 #if defined(__x86_64__)
 
-// raw_switch(save = rdi, to = rsi), and the first frame of a fresh fiber. A suspended fiber's stack
-// holds, from its saved stack pointer up: r15, r14, r13, r12, rbx, rbp, then the address the switch
-// returns to. A fresh one returns into gpulab_sim_fiber_start with its entry in r12.
+// A suspended thread's saved stack pointer points at the address it resumes at; resuming is loading
+// the stack pointer, popping that address and jumping to it. The inlined barrier hop
+// (fast_barrier.hpp) suspends a thread that way with every register given up to the compiler;
+// raw_switch, called as a function, saves the callee-saved registers first: r15, r14, r13, r12, rbx,
+// rbp sit above the resume address. Its `ret` returns into the resumed thread's caller: every thread
+// calls it from the same place in BlockRun, so the CPU's return predictor is right. A fresh fiber
+// resumes at gpulab_sim_fiber_start with its entry function in the next slot.
 extern "C" void gpulab_sim_fiber_switch(FiberContext* save, FiberContext to);
 extern "C" void gpulab_sim_fiber_start();
 asm(R"(
@@ -80,8 +84,13 @@ gpulab_sim_fiber_switch:
     .cfi_adjust_cfa_offset 8
     pushq %r15
     .cfi_adjust_cfa_offset 8
+    leaq 1f(%rip), %rax
+    pushq %rax
     movq %rsp, (%rdi)
     movq %rsi, %rsp
+    popq %rax
+    jmpq *%rax
+1:
     popq %r15
     popq %r14
     popq %r13
@@ -100,7 +109,8 @@ gpulab_sim_fiber_switch:
 gpulab_sim_fiber_start:
     .cfi_startproc
     .cfi_undefined rip
-    callq *%r12
+    popq %rax
+    callq *%rax
     ud2
     .cfi_endproc
     .size gpulab_sim_fiber_start, .-gpulab_sim_fiber_start
@@ -110,14 +120,12 @@ void raw_switch(FiberContext* save, FiberContext to) { gpulab_sim_fiber_switch(s
 
 namespace {
 FiberContext initial_frame(char* top, FiberEntry entry) {
-  // gpulab_sim_fiber_start begins with the stack 16-byte aligned, as after a call's return address is
-  // popped, so that its own call leaves the entry function the alignment the ABI promises.
-  auto* start = reinterpret_cast<std::uintptr_t*>((reinterpret_cast<std::uintptr_t>(top) & ~std::uintptr_t{15}) - 16);
-  std::uintptr_t* frame = start - 7;
-  frame[0] = frame[1] = frame[2] = 0;                      // r15, r14, r13
-  frame[3] = reinterpret_cast<std::uintptr_t>(entry);      // r12
-  frame[4] = frame[5] = 0;                                 // rbx, rbp
-  frame[6] = reinterpret_cast<std::uintptr_t>(&gpulab_sim_fiber_start);
+  // After the resume address and the entry are popped the stack is 16-byte aligned, so that
+  // gpulab_sim_fiber_start's call leaves the entry function the alignment the ABI promises.
+  auto* aligned = reinterpret_cast<std::uintptr_t*>((reinterpret_cast<std::uintptr_t>(top) & ~std::uintptr_t{15}) - 16);
+  std::uintptr_t* frame = aligned - 2;
+  frame[0] = reinterpret_cast<std::uintptr_t>(&gpulab_sim_fiber_start);
+  frame[1] = reinterpret_cast<std::uintptr_t>(entry);
   return frame;
 }
 }  // namespace
