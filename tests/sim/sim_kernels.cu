@@ -457,6 +457,30 @@ __global__ void fast_mode_then_deadlock(int* out, int rounds) {
 }
 GPULAB_EXPORT_KERNEL(fast_mode_then_deadlock);
 
+// Then thread 3 reads what thread 200 writes, with no barrier between (thread 3 runs first). The
+// index is not a constant: g++'s instrumentation skips constant in-bounds indices into a TLS array
+// (docs/simulator.md, limits of racecheck).
+__global__ void fast_mode_then_race(int* out, int rounds) {
+  __shared__ int s[256];
+  const int t = static_cast<int>(threadIdx.x);
+  const int acc = fast_rounds(s, rounds);
+  const int at = static_cast<int>(blockDim.x) - 56;  // 200 for 256 threads
+  __syncthreads();
+  if (t == 3) out[0] = s[at];
+  if (t == at) s[at] = acc;
+}
+GPULAB_EXPORT_KERNEL(fast_mode_then_race);
+
+// Then thread 100 writes one element past the end of out (n elements).
+__global__ void fast_mode_then_overrun(int* out, int rounds) {
+  __shared__ int s[256];
+  const int t = static_cast<int>(threadIdx.x);
+  const int acc = fast_rounds(s, rounds);
+  out[t == 100 ? blockDim.x : t] = acc;
+  __syncthreads();
+}
+GPULAB_EXPORT_KERNEL(fast_mode_then_overrun);
+
 // Thread 9 of block 2 throws; the block's other threads are waiting at a barrier.
 __global__ void throws_in_thread(int* out) {
   const unsigned t = threadIdx.x;

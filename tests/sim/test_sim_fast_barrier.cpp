@@ -126,5 +126,46 @@ TEST(SimFastBarrier, ADeadlockAfterFastRoundsIsReportedWithTheWaitingSites) {
   EXPECT_CONTAINS(line, "the barrier of the deadlock");
 }
 
+// racecheck and memcheck keep fast mode (only synccheck leaves it off): what they find after fast
+// rounds is still found, and named.
+TEST(SimFastBarrier, ChecksFindWhatHappensAfterFastRounds) {
+  Stream s(sim_dev());
+  {
+    sim::ScopedChecks checks(sim::racecheck);
+    auto out = filled<int>(1, 0);
+    Kernel<void(int*, int)> k("fast_mode_then_race");
+    const std::string msg = fault_message([&] {
+      launch(k, LaunchConfig{1, 256, 0, s}, out.data(), 4);
+      s.synchronize();
+    });
+    EXPECT_CONTAINS(msg, "write-after-read");
+    EXPECT_CONTAINS(msg, "thread (3, 0, 0) of block (0, 0, 0) read");
+    EXPECT_CONTAINS(msg, "thread (200, 0, 0) of block (0, 0, 0) wrote");
+  }
+  {
+    sim::ScopedChecks checks(sim::memcheck);
+    const int n = 128;
+    auto out = filled<int>(n, 0);
+    Kernel<void(int*, int)> k("fast_mode_then_overrun");
+    const std::string msg = fault_message([&] {
+      launch(k, LaunchConfig{1, n, 0, s}, out.data(), 4);
+      s.synchronize();
+    });
+    EXPECT_CONTAINS(msg, "memcheck");
+    EXPECT_CONTAINS(msg, "thread (100, 0, 0) of block (0, 0, 0) wrote 4 bytes");
+    EXPECT_CONTAINS(msg, "offset " + std::to_string(n * 4));
+  }
+  // Correct kernels with many barriers: no finding under either check.
+  for (unsigned c : {unsigned{sim::racecheck}, unsigned{sim::memcheck}}) {
+    sim::ScopedChecks checks(c);
+    const int n = 200, rounds = 6;
+    auto out = filled<int>(2 * n, -1);
+    Kernel<void(int*, int)> k("fast_mode_then_exits");
+    launch(k, LaunchConfig{1, n, 0, s}, out.data(), rounds);
+    s.synchronize();
+    EXPECT_EQ(download(out)[0], fast_rounds(n, rounds)[0]) << sim::format_checks(c);
+  }
+}
+
 }  // namespace
 }  // namespace gpulab

@@ -1,6 +1,6 @@
 #pragma once
-// The common case of __syncthreads, inlined into the kernel: every thread of the block is alive, no
-// check is on, and nothing but plain barriers is pending. Then the threads run in rounds, 0, 1, ...,
+// The common case of __syncthreads, inlined into the kernel: every thread of the block is alive,
+// synccheck is off, and nothing but plain barriers is pending. Then the threads run in rounds, 0, 1, ...,
 // n - 1, each until its next barrier, and a barrier is nothing but a hop to the next thread: thread
 // n - 1's arrival releases everyone and the round starts again at thread 0. No thread states are
 // written; the engine rebuilds them from `current` the moment anything else happens (a warp call, an
@@ -18,8 +18,13 @@ namespace gpulab::sim::detail {
 // Called after a hop when the block has left fast mode while this thread waited: unwinds the thread
 // (throws BlockAbort) when the block is ending early, else returns.
 void fast_barrier_left();
+// fast_barrier, compiled in libgpulab: what kernels compiled with a sanitizer's instrumentation call
+// (the checking build's included), since the inlined code would be instrumented too, and memcheck
+// would take the engine's arrays for host memory.
+bool fast_barrier_outlined(const std::source_location& where);
 
-// Under the sanitizers every switch is announced to them (fiber_stacks.hpp), which the hop does not do.
+// Inlined where the kernel is compiled without a sanitizer (their instrumentation would check the
+// engine's own accesses, and ASan wants every switch announced, fiber_stacks.hpp).
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define GPULAB_SIM_FAST_BARRIER 1
 
@@ -62,7 +67,10 @@ __attribute__((always_inline)) inline bool fast_barrier(const std::source_locati
   if (contexts == nullptr) return false;
   const unsigned me = h.current;
   unsigned next = me + 1;
-  if (next == h.thread_count) next = 0;  // the last arrival: everyone is released
+  if (next == h.thread_count) {  // the last arrival: everyone is released
+    next = 0;
+    ++h.barrier_epoch;
+  }
   h.fast_sites[me] = where;
   // The thread after `next` runs next-but-one; its resume point and the kernel frame above it were
   // last touched a round of the block ago (256 threads' frames do not fit in L1). Two lines: on the
@@ -80,7 +88,7 @@ __attribute__((always_inline)) inline bool fast_barrier(const std::source_locati
 }
 
 #else
-inline bool fast_barrier(const std::source_location&) { return false; }
+inline bool fast_barrier(const std::source_location& where) { return fast_barrier_outlined(where); }
 #endif
 
 }  // namespace gpulab::sim::detail

@@ -37,11 +37,20 @@ struct HostThreadState {
   unsigned loop_end = 0;                  // loop mode runs threads [current, loop_end); 0 stops the loop
   unsigned checks = 0;                    // the CheckFlags of the running launch
   unsigned thread_count = 0;              // threads of the running block
+  std::uint32_t barrier_epoch = 0;        // barriers released on this host thread (racecheck orders by it)
   // Non-null while the block is in the barrier's fast mode (see fast_barrier.hpp): the saved stack
   // pointer of each suspended thread, their indices and the call sites they wait at.
   void** fast_contexts = nullptr;
   const uint3* thread_indices = nullptr;
   std::source_location* fast_sites = nullptr;
+  // memcheck's inline test (checked_hooks.hpp): the sim device's address range and its shadow (a byte
+  // per 8 bytes: how many of them, from the first, are in a live buffer), and one range the checker
+  // found valid as a whole (the TLS block that holds static __shared__ arrays).
+  std::uintptr_t device_base = 0;
+  std::size_t device_bytes = 0;
+  const std::uint8_t* device_shadow = nullptr;
+  std::uintptr_t valid_base = 0;
+  std::size_t valid_bytes = 0;
 };
 
 extern GPULAB_SIM_TLS HostThreadState host_thread;

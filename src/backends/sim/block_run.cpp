@@ -8,6 +8,7 @@
 #include <gpulab/sim/checks.hpp>
 #include <gpulab/sim/fast_barrier.hpp>
 
+#include "backends/sim/device_memory.hpp"
 #include "backends/sim/race_shadow.hpp"
 
 // CUDA's built-in variables and the engine's per-host-thread state (see thread_state.hpp).
@@ -118,7 +119,7 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   live = thread_count;
   arrived = 0;
   barrier_count = 0;
-  ++block_epoch;
+  ++host_thread.barrier_epoch;
   if ((j.checks & racecheck) && !races) races = std::make_unique<RaceShadow>(shared_memory, shared_capacity);
 
   host_thread.block = this;
@@ -126,6 +127,9 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   host_thread.current = 0;
   host_thread.loop_end = thread_count;
   host_thread.checks = j.checks;
+  host_thread.device_base = j.memory->base();
+  host_thread.device_bytes = j.memory->reserved();
+  host_thread.device_shadow = j.memory->shadow();
   host_thread.thread_count = thread_count;
   host_thread.fast_contexts = nullptr;
   threads[0].stack = 0;
@@ -407,10 +411,10 @@ bool BlockRun::release_barrier() {
   barrier_participants = arrived;
   arrived = 0;
   barrier_count = 0;
-  ++block_epoch;
+  ++host_thread.barrier_epoch;
   // Everyone was at this barrier, so no warp call or __activemask is pending and every thread has
-  // started. The checks need the states and sites kept at every barrier, so they keep the slow path.
-  if (fast_mode_possible && live == thread_count && thread_count > 1 && job->checks == 0) {
+  // started. synccheck compares every arrival's site with the first one's, so it keeps the slow path.
+  if (fast_mode_possible && live == thread_count && thread_count > 1 && (job->checks & synccheck) == 0) {
     enter_fast_mode();
     return true;
   }
@@ -617,5 +621,14 @@ unsigned active_mask(const std::source_location& where) {
 }
 
 void fast_barrier_left() { host_thread.block->fast_barrier_left(); }
+
+bool fast_barrier_outlined(const std::source_location& where) {
+#if defined(GPULAB_SIM_FAST_BARRIER)
+  return fast_barrier(where);
+#else
+  (void)where;
+  return false;  // the engine never enters fast mode
+#endif
+}
 
 }  // namespace gpulab::sim::detail

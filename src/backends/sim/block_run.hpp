@@ -126,7 +126,6 @@ struct BlockRun {
   int barrier_result = 0;        // the released barrier's count, valid until the next release
   unsigned barrier_participants = 0;
   unsigned barrier_first = 0;  // first thread to arrive, for synccheck's report
-  std::uint32_t block_epoch = 0;  // barriers released on this host thread (racecheck)
 
   std::vector<SimThread> threads;
   std::vector<ThreadState> states;  // states[i] is thread i's: apart, so that scans and releases are cheap

@@ -108,7 +108,12 @@ void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write
     return;
   }
   for (const AddressRange& r : run.tls) {
-    if (r.contains(p)) return;  // static __shared__ memory
+    if (r.contains(p)) {  // static __shared__ memory
+      // The inline test (checked_hooks.hpp) takes this range from now on.
+      host_thread.valid_base = r.begin;
+      host_thread.valid_bytes = r.bytes;
+      return;
+    }
   }
   if (in_loaded_module(p)) return;  // globals, __constant__ data, literals
   fail(run, Text("memcheck: {} {} {} bytes at {:#x}, which is host memory, not memory of the sim device (a host "
@@ -132,7 +137,7 @@ void global_racecheck(BlockRun& run, const void* p, std::size_t bytes, bool writ
   GlobalRaceShadow* shadow = run.job->memory->global_races();
   if (shadow == nullptr) return;
   const unsigned me = run.current();
-  const GlobalAccess access(run.block_linear, me, run.block_epoch, run.warps[me / 32].epoch);
+  const GlobalAccess access(run.block_linear, me, host_thread.barrier_epoch, run.warps[me / 32].epoch);
   const auto race = shadow->access(p, bytes, write, run.job->race_launch, access);
   if (!race) return;
   const LaunchJob& job = *run.job;
@@ -159,7 +164,7 @@ void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool writ
   const unsigned warp = me / 32;
   const unsigned lane_bit = 1u << (me % 32);
   const std::uint32_t wepoch = run.warps[warp].epoch;
-  const std::uint32_t epoch = run.block_epoch;
+  const std::uint32_t epoch = host_thread.barrier_epoch;
   const auto tid = static_cast<std::int16_t>(me);
   const SharedLocation first = run.races->locate(p);
   if (first.cell == nullptr) return;  // not shared memory

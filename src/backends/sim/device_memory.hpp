@@ -39,6 +39,10 @@ class DeviceMemory {
   std::size_t limit() const noexcept { return limit_; }
   std::size_t used() const;
 
+  std::uintptr_t base() const noexcept { return base_; }
+  std::size_t reserved() const noexcept { return reserved_; }
+  const std::uint8_t* shadow() const noexcept { return shadow_; }
+
   bool contains(const void* p) const noexcept {
     return static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(p) - base_) < reserved_;
   }
