@@ -76,5 +76,28 @@ TEST_F(GlobalRaceShadowTest, BytesAreTrackedApartAndLaunchesStartAfresh) {
   EXPECT_FALSE(shadow.access(at(1), 4, true, 2, GlobalAccess(2, 0, 1, 0)));
 }
 
+// Two readers of one block, then one of another block: the slots come to span two blocks and the word
+// settles (reads of it look at one word). A write then races whatever block it comes from, even one
+// ordered after its own block's readers, and a later launch starts afresh.
+TEST_F(GlobalRaceShadowTest, ReadersOfTwoBlocksSettleAWordAndEveryWriteStillRaces) {
+  EXPECT_FALSE(shadow.access(at(12), 4, false, 1, GlobalAccess(4, 0, 1, 0)));
+  EXPECT_FALSE(shadow.access(at(12), 4, false, 1, GlobalAccess(4, 1, 1, 0)));
+  EXPECT_FALSE(shadow.access(at(12), 4, false, 1, GlobalAccess(7, 3, 1, 0)));  // widens the slots
+  for (unsigned b = 8; b < 20; ++b) EXPECT_FALSE(shadow.access(at(12), 8, false, 1, GlobalAccess(b, 0, 1, 0)));
+  // Block 4's thread 2, after a barrier (ordered with its block's readers), races with block 7's.
+  auto race = shadow.access(at(12), 4, true, 1, GlobalAccess(4, 2, 2, 0));
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->other.block(), 7u);
+  EXPECT_FALSE(race->other_wrote);
+  // Block 7's, after a barrier, races with block 4's write.
+  race = shadow.access(at(12), 4, true, 1, GlobalAccess(7, 9, 2, 0));
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->other.block(), 4u);
+  // A read after the write is checked against it again (the word is no longer settled).
+  EXPECT_TRUE(shadow.access(at(12), 4, false, 1, GlobalAccess(9, 0, 1, 0)));
+  // The next launch starts afresh.
+  EXPECT_FALSE(shadow.access(at(12), 4, true, 2, GlobalAccess(4, 2, 1, 0)));
+}
+
 }  // namespace
 }  // namespace gpulab::sim::detail

@@ -57,9 +57,30 @@ GlobalRaceShadow::GlobalRaceShadow(std::uintptr_t base, std::size_t bytes) : bas
                       0, bytes * sizeof(GlobalRaceCell));
   }
   cells_ = static_cast<GlobalRaceCell*>(p);
+  void* q = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (q == MAP_FAILED) {
+    munmap(cells_, bytes_ * sizeof(GlobalRaceCell));
+    throw OutOfMemory("sim (reserving address space for racecheck's global-memory cells)", bytes_, 0, bytes_);
+  }
+  settled_ = static_cast<std::uint32_t*>(q);
 }
 
-GlobalRaceShadow::~GlobalRaceShadow() { munmap(cells_, bytes_ * sizeof(GlobalRaceCell)); }
+GlobalRaceShadow::~GlobalRaceShadow() {
+  munmap(settled_, bytes_);
+  munmap(cells_, bytes_ * sizeof(GlobalRaceCell));
+}
+
+void GlobalRaceShadow::settle_word(std::size_t offset, std::uint32_t launch) noexcept {
+  for (std::size_t i = offset; i < offset + 4; ++i) {
+    const GlobalRaceCell& c = cells_[i];
+    const GlobalAccess r0 = GlobalAccess::from_word(load(c.readers[0]));
+    const GlobalAccess r1 = GlobalAccess::from_word(load(c.readers[1]));
+    if (load(c.launch) != launch || load(c.writer) != 0 || r0.empty() || r1.empty() || r0.block() == r1.block()) {
+      return;
+    }
+  }
+  store(settled_[offset / 4], launch);
+}
 
 void GlobalRaceShadow::forget(std::uintptr_t begin, std::size_t bytes) noexcept {
   // Whole pages of cells inside the range only: a page shared with a neighbour keeps its cells, whose
@@ -68,6 +89,10 @@ void GlobalRaceShadow::forget(std::uintptr_t begin, std::size_t bytes) noexcept 
   const auto last = reinterpret_cast<std::uintptr_t>(cells_ + (begin - base_ + bytes));
   const std::uintptr_t from = (first + page - 1) / page * page, to = last / page * page;
   if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  const auto words_first = reinterpret_cast<std::uintptr_t>(settled_ + (begin - base_ + 3) / 4);
+  const auto words_last = reinterpret_cast<std::uintptr_t>(settled_ + (begin - base_ + bytes) / 4);
+  const std::uintptr_t wfrom = (words_first + page - 1) / page * page, wto = words_last / page * page;
+  if (wto > wfrom) madvise(reinterpret_cast<void*>(wfrom), wto - wfrom, MADV_DONTNEED);
 }
 
 std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t bytes, bool write, std::uint32_t launch,
@@ -75,6 +100,12 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
   const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - base_;
   if (bytes == 0 || offset + bytes > bytes_) return std::nullopt;
   GlobalRaceCell* const cells = cells_ + offset;
+  const bool whole_words = offset % 4 == 0 && bytes % 4 == 0;
+  if (!write && whole_words) {
+    bool settled = true;
+    for (std::size_t w = offset / 4; w < (offset + bytes) / 4 && settled; ++w) settled = load(settled_[w]) == launch;
+    if (settled) return std::nullopt;
+  }
   // Free slot for a reader: empty, this thread's, or ordered before this read.
   const auto replaceable = [me](std::uint64_t r) {
     const GlobalAccess other = GlobalAccess::from_word(r);
@@ -83,6 +114,13 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
   const auto unordered = [me](std::uint64_t w) {
     const GlobalAccess other = GlobalAccess::from_word(w);
     return !other.empty() && !other.ordered_before(me);
+  };
+  // Two readers of one block, and this read is from another: keeping it in place of the second makes
+  // the slots span two blocks, after which every write is unordered with one of them (a race is found
+  // whichever earlier read it raced with) and the byte can settle.
+  const auto widens = [me](std::uint64_t r0, std::uint64_t r1) {
+    const GlobalAccess a = GlobalAccess::from_word(r0), b = GlobalAccess::from_word(r1);
+    return !a.empty() && !b.empty() && a.block() == b.block() && a.block() != me.block();
   };
 
   // Most reads change nothing: the bytes were not written in this launch (or by something ordered
@@ -93,8 +131,9 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
     bool nothing_to_do = true;
     for (std::size_t i = 0; i < bytes && nothing_to_do; ++i) {
       GlobalRaceCell& c = cells[i];
-      nothing_to_do = load(c.launch) == launch && !unordered(load(c.writer)) && !replaceable(load(c.readers[0])) &&
-                      !replaceable(load(c.readers[1]));
+      const std::uint64_t r0 = load(c.readers[0]), r1 = load(c.readers[1]);
+      nothing_to_do = load(c.launch) == launch && !unordered(load(c.writer)) && !replaceable(r0) &&
+                      !replaceable(r1) && !widens(r0, r1);
     }
     if (nothing_to_do) return std::nullopt;
   }
@@ -107,6 +146,9 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
   if (&last_lock != &first_lock) second.emplace(last_lock);
 
   std::optional<GlobalRace> race;
+  if (write) {
+    for (std::size_t w = offset / 4; w <= (offset + bytes - 1) / 4; ++w) store(settled_[w], 0);
+  }
   for (std::size_t i = 0; i < bytes; ++i) {
     GlobalRaceCell& c = cells[i];
     if (load(c.launch) != launch) {
@@ -127,13 +169,19 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
       store(c.readers[1], 0);
     } else {
       // Keep two readers that are unordered with what comes next.
+      bool kept = false;
       for (std::uint64_t& slot : c.readers) {
         if (replaceable(load(slot))) {
           store(slot, me.word());
+          kept = true;
           break;
         }
       }
+      if (!kept && widens(load(c.readers[0]), load(c.readers[1]))) store(c.readers[1], me.word());
     }
+  }
+  if (!write && whole_words && !race) {
+    for (std::size_t w = offset; w < offset + bytes; w += 4) settle_word(w, launch);
   }
   return race;
 }

@@ -96,9 +96,18 @@ class GlobalRaceShadow {
  private:
   std::atomic<bool>& lock_for(std::size_t offset) noexcept { return locks_[(offset >> 6) % locks_.size()]; }
 
+  // Whether the 4-byte word at `offset` is settled for reads in `launch`: marks it when it is.
+  void settle_word(std::size_t offset, std::uint32_t launch) noexcept;
+
   std::uintptr_t base_;
   std::size_t bytes_;
   GlobalRaceCell* cells_ = nullptr;
+  // Per 4-byte word: the launch in which its bytes are settled for reads (0: none). A byte is settled
+  // when nothing wrote it in the launch and its two reader slots hold readers of two different blocks:
+  // every later write is unordered with one of them, so it finds a race whatever further reads there
+  // are, and a read then has nothing to record. Reads of a settled word look at this word only (4
+  // bytes, not 4 cells of 32); a write clears it.
+  std::uint32_t* settled_ = nullptr;
   // Blocks on other host threads touch the same cells: a lock per 64-byte stripe, hashed.
   std::array<std::atomic<bool>, 1024> locks_{};
 };
