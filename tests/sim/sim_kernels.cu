@@ -459,7 +459,7 @@ GPULAB_EXPORT_KERNEL(fast_mode_then_deadlock);
 
 // Then thread 3 reads what thread 200 writes, with no barrier between (thread 3 runs first). The
 // index is not a constant: g++'s instrumentation skips constant in-bounds indices into a TLS array
-// (docs/simulator.md, limits of racecheck).
+// (docs/simulator.md, "Limits of the checks").
 __global__ void fast_mode_then_race(int* out, int rounds) {
   __shared__ int s[256];
   const int t = static_cast<int>(threadIdx.x);
