@@ -481,6 +481,34 @@ __global__ void fast_mode_then_overrun(int* out, int rounds) {
 }
 GPULAB_EXPORT_KERNEL(fast_mode_then_overrun);
 
+// Shared words accessed whole and in bytes within one barrier interval (racecheck keeps a cell per word
+// until a word is accessed in parts). Indices come from blockDim so that they are not constants.
+//   mode 0: thread 0 writes word w whole, thread 40 then reads its byte 2: a race.
+//   mode 1: threads 1 and 41 write bytes 0 and 1 of word w, then after a barrier thread 2 reads w whole,
+//           and threads 1 and 41 write bytes 2 and 3 of word w + 1: no race.
+//   mode 2: as mode 1 without the barrier: thread 2's whole read races with both byte writes.
+__global__ void mixed_width_shared(int* out, int mode) {
+  __shared__ unsigned int words[64];
+  const unsigned t = threadIdx.x;
+  const unsigned w = blockDim.x / 8;  // 8 for 64 threads
+  auto* bytes = reinterpret_cast<unsigned char*>(words);
+  words[t] = 0;
+  __syncthreads();
+  if (mode == 0) {
+    if (t == 0) words[w] = 0x01020304u;
+    if (t == 40) out[0] = bytes[4 * w + 2];
+  } else {
+    if (t == 1) bytes[4 * w] = 7;
+    if (t == 41) bytes[4 * w + 1] = 9;
+    if (mode == 1) __syncthreads();
+    if (t == 2) out[0] = static_cast<int>(words[w]);
+    if (t == 1) bytes[4 * (w + 1) + 2] = 5;
+    if (t == 41) bytes[4 * (w + 1) + 3] = 6;
+  }
+  __syncthreads();
+}
+GPULAB_EXPORT_KERNEL(mixed_width_shared);
+
 // Thread 9 of block 2 throws; the block's other threads are waiting at a barrier.
 __global__ void throws_in_thread(int* out) {
   const unsigned t = threadIdx.x;

@@ -124,6 +124,31 @@ TEST(SimChecks, RacecheckReportsAPlantedSharedMemoryRaceNamingBothThreads) {
   }
 }
 
+// racecheck keeps a cell per shared word while a word is only accessed whole, and per byte from the
+// first access to part of it: the state carries over, and bytes written by different threads are no race.
+TEST(SimChecks, RacecheckTracksSharedWordsAccessedWholeAndInBytes) {
+  sim::ScopedChecks checks(sim::racecheck);
+  Stream s(sim_dev());
+  auto out = filled<int>(1, 0);
+  Kernel<void(int*, int)> k("mixed_width_shared");
+  const auto run = [&](int mode) {
+    return fault_message([&] {
+      launch(k, LaunchConfig{1, 64, 0, s}, out.data(), mode);
+      s.synchronize();
+    });
+  };
+  std::string msg = run(0);
+  EXPECT_CONTAINS(msg, "read-after-write");
+  EXPECT_CONTAINS(msg, "thread (0, 0, 0) of block (0, 0, 0) wrote");
+  EXPECT_CONTAINS(msg, "thread (40, 0, 0) of block (0, 0, 0) read");
+  EXPECT_EQ(run(1), "");
+  EXPECT_EQ(download(out)[0], 7 | 9 << 8);
+  msg = run(2);  // byte 0 comes first: thread 1's write (same warp as thread 2, no __syncwarp)
+  EXPECT_CONTAINS(msg, "read-after-write");
+  EXPECT_CONTAINS(msg, "thread (1, 0, 0) of block (0, 0, 0) wrote");
+  EXPECT_CONTAINS(msg, "thread (2, 0, 0) of block (0, 0, 0) read");
+}
+
 TEST(SimChecks, RacecheckReportsGlobalMemoryRacesInABlockAndAcrossBlocks) {
   sim::ScopedChecks checks(sim::racecheck);
   Stream s(sim_dev());

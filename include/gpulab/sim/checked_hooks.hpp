@@ -16,23 +16,32 @@
 
 namespace gpulab::sim::detail {
 
-// When memcheck is the only access check on, an access to a live device buffer, or to the range the
-// checker last found valid as a whole, needs no call into the checker: the common case, decided
-// here in a few instructions. Anything else (an access that straddles 8-byte granules, a fault,
-// shared memory elsewhere) goes to check_access, which decides and reports.
+// The common cases, decided here in a few instructions with no call into the checker: for memcheck
+// those of memcheck_passes (thread_state.hpp); for racecheck a whole-word read of device memory that
+// is settled in this launch. Anything
+// else (an access that straddles 8-byte granules, a write under racecheck, initcheck, a fault) goes to
+// check_access, which decides and reports.
+__attribute__((always_inline, no_sanitize_address)) inline bool settled_read(const HostThreadState& h,
+                                                                              std::size_t offset,
+                                                                              std::size_t bytes) {
+  if (h.race_settled == nullptr || ((offset | bytes) & 3) != 0) return false;
+  for (std::size_t w = offset / 4; w < (offset + bytes) / 4; ++w) {
+    if (__atomic_load_n(&h.race_settled[w], __ATOMIC_RELAXED) != h.race_launch) return false;
+  }
+  return true;
+}
+
 __attribute__((always_inline, no_sanitize_address)) inline void checked_access(const void* p, std::size_t bytes,
                                                                                  bool write) {
   const HostThreadState& h = host_thread;
   const unsigned checks = h.checks;
   if (checks == 0) return;
-  if ((checks & (racecheck | initcheck)) == 0) {
+  if ((checks & initcheck) == 0) {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
-    const std::size_t offset = a - h.device_base;
-    if (offset < h.device_bytes) {
-      if ((offset & 7) + bytes <= h.device_shadow[offset >> 3]) return;
-    } else if (a - h.valid_base < h.valid_bytes && a + bytes - h.valid_base <= h.valid_bytes) {
-      return;
-    }
+    const bool memory_ok = (checks & memcheck) == 0 || memcheck_passes(h, a, bytes);
+    const bool race_ok = (checks & racecheck) == 0 ||
+                         (!write && a - h.device_base < h.device_bytes && settled_read(h, a - h.device_base, bytes));
+    if (memory_ok && race_ok) return;
   }
   check_access(p, bytes, write);
 }

@@ -43,7 +43,7 @@ struct HostThreadState {
   void** fast_contexts = nullptr;
   const uint3* thread_indices = nullptr;
   std::source_location* fast_sites = nullptr;
-  // memcheck's inline test (checked_hooks.hpp): the sim device's address range and its shadow (a byte
+  // The checks' inline tests (checked_hooks.hpp). memcheck: the sim device's address range and its shadow (a byte
   // per 8 bytes: how many of them, from the first, are in a live buffer), and one range the checker
   // found valid as a whole (the TLS block that holds static __shared__ arrays).
   std::uintptr_t device_base = 0;
@@ -51,9 +51,24 @@ struct HostThreadState {
   const std::uint8_t* device_shadow = nullptr;
   std::uintptr_t valid_base = 0;
   std::size_t valid_bytes = 0;
+  // racecheck's inline test: a word per 4 bytes of device memory holding the launch in which reads of
+  // them have nothing to record (global_race_shadow.hpp), and this launch's number.
+  const std::uint32_t* race_settled = nullptr;
+  std::uint32_t race_launch = 0;
 };
 
 extern GPULAB_SIM_TLS HostThreadState host_thread;
+
+// memcheck's common cases, decided without the checker: [a, a + bytes) lies in a live device buffer
+// within one 8-byte granule (its shadow byte counts the live bytes from the granule's start), or in the
+// range the checker last found valid as a whole. False means "ask the checker", not "invalid".
+__attribute__((always_inline, no_sanitize_address)) inline bool memcheck_passes(const HostThreadState& h,
+                                                                                  std::uintptr_t a,
+                                                                                  std::size_t bytes) {
+  const std::size_t offset = a - h.device_base;
+  if (offset < h.device_bytes) return (offset & 7) + bytes <= h.device_shadow[offset >> 3];
+  return a - h.valid_base < h.valid_bytes && a + bytes - h.valid_base <= h.valid_bytes;
+}
 
 }  // namespace gpulab::sim::detail
 

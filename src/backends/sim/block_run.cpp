@@ -9,6 +9,7 @@
 #include <gpulab/sim/fast_barrier.hpp>
 
 #include "backends/sim/device_memory.hpp"
+#include "backends/sim/global_race_shadow.hpp"
 #include "backends/sim/race_shadow.hpp"
 
 // CUDA's built-in variables and the engine's per-host-thread state (see thread_state.hpp).
@@ -130,6 +131,9 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   host_thread.device_base = j.memory->base();
   host_thread.device_bytes = j.memory->reserved();
   host_thread.device_shadow = j.memory->shadow();
+  const GlobalRaceShadow* global_races = (j.checks & racecheck) ? j.memory->global_races() : nullptr;
+  host_thread.race_settled = global_races != nullptr ? global_races->settled_words() : nullptr;
+  host_thread.race_launch = j.race_launch;
   host_thread.thread_count = thread_count;
   host_thread.fast_contexts = nullptr;
   threads[0].stack = 0;

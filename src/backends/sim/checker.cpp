@@ -58,6 +58,12 @@ Text describe_buffer(const LaunchJob& job, const Buffer& b) {
 
 [[noreturn]] void fail(BlockRun& run, const Text& message) { run.fault_in_thread(message.data); }
 
+// Whether p is in the sim device's address range: from the host thread's copy of it, one subtraction
+// away (the job's DeviceMemory is three dependent loads away).
+bool in_device_memory(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) - host_thread.device_base < host_thread.device_bytes;
+}
+
 [[noreturn]] void report_device_overrun(BlockRun& run, const void* p, std::size_t bytes, bool write) {
   const LaunchJob& job = *run.job;
   const auto a = reinterpret_cast<std::uintptr_t>(p);
@@ -82,7 +88,7 @@ Text describe_buffer(const LaunchJob& job, const Buffer& b) {
 
 void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {
   const LaunchJob& job = *run.job;
-  if (job.memory->contains(p)) {
+  if (in_device_memory(p)) {
     if (!job.memory->addressable(p, bytes)) report_device_overrun(run, p, bytes, write);
     return;
   }
@@ -121,8 +127,9 @@ void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write
                  thread_text(run, run.current()).view(), verb(write), bytes, a));
 }
 
-[[noreturn]] void report_race(BlockRun& run, const SharedLocation& at, const void* p, bool write, int other,
+[[noreturn]] void report_race(BlockRun& run, const void* p, bool write, int other,
                               bool other_wrote) {
+  const SharedLocation at = run.races->locate(p, 1);
   const Text where = at.dynamic ? Text("dynamic shared memory at offset {}", at.offset)
                                 : Text("static __shared__ memory at {:#x}", reinterpret_cast<std::uintptr_t>(p));
   const char* hazard = write ? (other_wrote ? "write-after-write" : "write-after-read") : "read-after-write";
@@ -155,7 +162,7 @@ void global_racecheck(BlockRun& run, const void* p, std::size_t bytes, bool writ
 }
 
 void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {
-  if (run.job->memory->contains(p)) {
+  if (in_device_memory(p)) {
     global_racecheck(run, p, bytes, write);
     return;
   }
@@ -166,33 +173,34 @@ void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool writ
   const std::uint32_t wepoch = run.warps[warp].epoch;
   const std::uint32_t epoch = host_thread.barrier_epoch;
   const auto tid = static_cast<std::int16_t>(me);
-  const SharedLocation first = run.races->locate(p);
-  if (first.cell == nullptr) return;  // not shared memory
-  if (bytes > 1 && run.races->locate(static_cast<const char*>(p) + bytes - 1).cell != first.cell + (bytes - 1)) {
-    return;  // runs off the end of a shared range: not an access to one shared object
-  }
-  for (std::size_t i = 0; i < bytes; ++i) {
-    const void* byte = static_cast<const char*>(p) + i;
-    SharedLocation at = first;
-    at.cell += i;
-    at.offset += i;
-    RaceCell& c = *at.cell;
-    if (c.epoch != epoch) c = RaceCell{epoch};
+  const RaceCells cells = run.races->cells_for(p, bytes, epoch);
+  if (cells.cells == nullptr) return;  // not shared memory, or not within one shared range
+  for (std::size_t i = 0; i < cells.count; ++i) {
+    const void* byte = static_cast<const char*>(p) + i * cells.unit;
+    RaceCell& c = cells.cells[i];
+    if (c.epoch != epoch) {
+      // Field by field: a whole RaceCell built on the stack and copied stalls on store forwarding.
+      c.epoch = epoch;
+      c.writer = c.reader = c.other_reader = -1;
+      c.reader_warp = -1;
+      c.multi_warp = 0;
+      c.writer_wepoch = c.reader_wepoch = c.reader_lanes = 0;
+    }
     // Ordered with an earlier access by `other` of the same warp only if a warp call came between.
     const auto unordered = [&](int other, std::uint32_t other_wepoch) {
       return other >= 0 && other != static_cast<int>(me) && (static_cast<unsigned>(other) / 32 != warp || other_wepoch == wepoch);
     };
-    if (unordered(c.writer, c.writer_wepoch)) report_race(run, at, byte, write, c.writer, true);
+    if (unordered(c.writer, c.writer_wepoch)) report_race(run, byte, write, c.writer, true);
     if (write) {
       if (c.reader >= 0) {
         if (c.multi_warp) {
           const int other = static_cast<unsigned>(c.reader) / 32 != warp ? c.reader : c.other_reader;
-          report_race(run, at, byte, true, other, false);
+          report_race(run, byte, true, other, false);
         }
-        if (static_cast<unsigned>(c.reader_warp) != warp) report_race(run, at, byte, true, c.reader, false);
+        if (static_cast<unsigned>(c.reader_warp) != warp) report_race(run, byte, true, c.reader, false);
         if (c.reader_wepoch == wepoch && (c.reader_lanes & ~lane_bit) != 0) {
           const int other = static_cast<int>(warp * 32 + static_cast<unsigned>(__builtin_ctz(c.reader_lanes & ~lane_bit)));
-          report_race(run, at, byte, true, other, false);
+          report_race(run, byte, true, other, false);
         }
       }
       c.writer = tid;
@@ -221,7 +229,7 @@ void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool writ
 
 void initcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {
   DeviceMemory& mem = *run.job->memory;
-  if (!mem.contains(p) || !mem.addressable(p, bytes)) return;
+  if (!in_device_memory(p) || !mem.addressable(p, bytes)) return;
   if (write) {
     mem.mark_initialized(p, bytes);
     return;
@@ -241,7 +249,9 @@ void check_access(const void* address, std::size_t bytes, bool write) {
   BlockRun* run = host_thread.block;
   if (run == nullptr || run->aborting) return;
   const unsigned checks = host_thread.checks;
-  if (checks & memcheck) memcheck_access(*run, address, bytes, write);
+  if ((checks & memcheck) && !memcheck_passes(host_thread, reinterpret_cast<std::uintptr_t>(address), bytes)) {
+    memcheck_access(*run, address, bytes, write);
+  }
   if (checks & racecheck) racecheck_access(*run, address, bytes, write);
   if (checks & initcheck) initcheck_access(*run, address, bytes, write);
 }

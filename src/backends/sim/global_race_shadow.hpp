@@ -90,6 +90,8 @@ class GlobalRaceShadow {
   // makes with an earlier access, if any.
   std::optional<GlobalRace> access(const void* p, std::size_t bytes, bool write, std::uint32_t launch,
                                    GlobalAccess me) noexcept;
+  // The settled words (one per 4 bytes from the base), for the hooks' inline test.
+  const std::uint32_t* settled_words() const noexcept { return settled_; }
   // Drops the cells of a freed range (their pages go back to the system).
   void forget(std::uintptr_t begin, std::size_t bytes) noexcept;
 

@@ -34,20 +34,39 @@ struct SharedLocation {
   std::size_t offset = 0;  // into dynamic shared memory, or into the module's TLS block
 };
 
+// The cells an access is checked against: one per 4-byte word (`unit` 4) while the words it covers were
+// only ever accessed whole in this barrier interval, else one per byte (`unit` 1).
+struct RaceCells {
+  RaceCell* cells = nullptr;  // null: not shared memory
+  std::size_t count = 0;
+  std::size_t unit = 1;
+};
+
 class RaceShadow {
  public:
   // Covers [dynamic, dynamic + capacity) and the calling thread's TLS blocks.
   RaceShadow(unsigned char* dynamic, std::size_t capacity);
-  SharedLocation locate(const void* p) noexcept;
+  // The cell of p's first byte when all of [p, p + bytes) is in one shared range; else no cell.
+  SharedLocation locate(const void* p, std::size_t bytes) noexcept;
+  // The cells of [p, p + bytes) in barrier interval `epoch` (no cells when the access is not within one
+  // shared range). A word first accessed in parts during an interval gets its word cell copied into its
+  // byte cells, and is tracked byte by byte until the interval ends.
+  RaceCells cells_for(const void* p, std::size_t bytes, std::uint32_t epoch) noexcept;
   bool in_static_shared(const void* p) const noexcept;
 
  private:
   struct Range {
     AddressRange where;
-    std::unique_ptr<RaceCell[]> cells;
+    std::unique_ptr<RaceCell[]> cells;       // a cell per byte
+    std::uintptr_t words_begin = 0;          // where.begin rounded down to 4 bytes
+    std::unique_ptr<RaceCell[]> word_cells;  // a cell per 4-byte word from words_begin
+    std::unique_ptr<std::uint32_t[]> byte_mode;  // per word: the interval in which its bytes are tracked apart
     bool dynamic = false;
   };
+  static Range make_range(AddressRange where, bool dynamic);
+  Range* range_of(const void* p, std::size_t bytes) noexcept;
   std::vector<Range> ranges_;
+  std::size_t last_ = 0;  // the range of the last hit: a kernel's accesses mostly go to one array
 };
 
 }  // namespace gpulab::sim::detail
