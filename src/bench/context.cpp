@@ -11,6 +11,8 @@
 #include <gpulab/error.hpp>
 #include <gpulab/sim/checks.hpp>
 
+#include "runtime/build_commit.hpp"
+
 #ifndef GPULAB_BUILD_TYPE
 #define GPULAB_BUILD_TYPE "unknown"
 #endif
@@ -19,9 +21,6 @@
 #endif
 #ifndef GPULAB_CXX_COMPILER
 #define GPULAB_CXX_COMPILER "unknown"
-#endif
-#ifndef GPULAB_GIT_COMMIT
-#define GPULAB_GIT_COMMIT "unknown"
 #endif
 #ifndef GPULAB_VERSION
 #define GPULAB_VERSION "unknown"
@@ -82,7 +81,7 @@ BenchContext collect_context(const BenchConfig& config, const std::vector<Device
   ctx.flags += std::string("; nvcc ") + GPULAB_CUDA_FLAGS;
 #endif
   ctx.build_type = GPULAB_BUILD_TYPE;
-  ctx.commit = GPULAB_GIT_COMMIT;
+  ctx.commit = gpulab::detail::build_commit;
   ctx.version = GPULAB_VERSION;
   ctx.date = utc_now();
   ctx.host = cpu::cpu_info().summary();

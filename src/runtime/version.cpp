@@ -1,5 +1,7 @@
 #include <gpulab/version.hpp>
 
+#include "runtime/build_commit.hpp"
+
 #if defined(GPULAB_HAVE_CUDA)
 #include <cuda_runtime_api.h>
 #endif
@@ -9,7 +11,7 @@ namespace gpulab {
 VersionInfo version_info() {
   VersionInfo v;
   v.version = GPULAB_VERSION;
-  v.commit = GPULAB_GIT_COMMIT;
+  v.commit = detail::build_commit;
 #if defined(GPULAB_HAVE_CUDA)
   v.cuda_runtime_built = CUDART_VERSION;
 #endif
