@@ -28,6 +28,14 @@ bool fast_barrier_outlined(const std::source_location& where);
 #if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define GPULAB_SIM_FAST_BARRIER 1
 
+// Where an indirect jump lands must be marked as such when the code is built for CET's indirect-branch
+// tracking (-fcf-protection).
+#if defined(__CET__) && (__CET__ & 1)
+#define GPULAB_SIM_BRANCH_TARGET "endbr64\n\t"
+#else
+#define GPULAB_SIM_BRANCH_TARGET ""
+#endif
+
 // Saves this thread's resume point (the label after the jump) on its stack and the stack pointer in
 // *save, then continues the thread suspended at `to` by popping its resume point and jumping there.
 // A jump, not a `ret`: the thread resumed usually waits at another barrier than the one this thread
@@ -45,7 +53,7 @@ __attribute__((always_inline)) inline void fiber_hop(void** save, void* to) {
       "movq %%rsi, %%rsp\n\t"
       "popq %%rax\n\t"
       "jmpq *%%rax\n"
-      "1:\n\t"
+      "1:\n\t" GPULAB_SIM_BRANCH_TARGET
       "popq %%rbp"
       : "+D"(save), "+S"(to)
       :

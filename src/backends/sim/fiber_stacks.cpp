@@ -64,6 +64,12 @@ void FiberStacks::reserve(unsigned count) {
 // resumes at gpulab_sim_fiber_start with its entry function in the next slot.
 extern "C" void gpulab_sim_fiber_switch(FiberContext* save, FiberContext to);
 extern "C" void gpulab_sim_fiber_start();
+// Both places a switch jumps to are marked as indirect-branch targets for CET (-fcf-protection).
+#if defined(__CET__) && (__CET__ & 1)
+#define GPULAB_SIM_RESUMED "endbr64"
+#else
+#define GPULAB_SIM_RESUMED ""
+#endif
 asm(R"(
     .text
     .p2align 4
@@ -91,6 +97,7 @@ gpulab_sim_fiber_switch:
     popq %rax
     jmpq *%rax
 1:
+    )" GPULAB_SIM_RESUMED R"(
     popq %r15
     popq %r14
     popq %r13
@@ -109,6 +116,7 @@ gpulab_sim_fiber_switch:
 gpulab_sim_fiber_start:
     .cfi_startproc
     .cfi_undefined rip
+    )" GPULAB_SIM_RESUMED R"(
     popq %rax
     callq *%rax
     ud2
