@@ -471,6 +471,20 @@ __global__ void fast_mode_then_race(int* out, int rounds) {
 }
 GPULAB_EXPORT_KERNEL(fast_mode_then_race);
 
+// Then the first half of the block waits at one barrier and the second half at another.
+__global__ void fast_mode_then_divergent_barrier(int* out, int rounds) {
+  __shared__ int s[256];
+  const int t = static_cast<int>(threadIdx.x);
+  const int acc = fast_rounds(s, rounds);
+  if (t < static_cast<int>(blockDim.x) / 2) {
+    __syncthreads();  // the first half's barrier
+  } else {
+    __syncthreads();  // the second half's barrier
+  }
+  out[t] = acc;
+}
+GPULAB_EXPORT_KERNEL(fast_mode_then_divergent_barrier);
+
 // Then thread 100 writes one element past the end of out (n elements).
 __global__ void fast_mode_then_overrun(int* out, int rounds) {
   __shared__ int s[256];

@@ -126,8 +126,7 @@ TEST(SimFastBarrier, ADeadlockAfterFastRoundsIsReportedWithTheWaitingSites) {
   EXPECT_CONTAINS(line, "the barrier of the deadlock");
 }
 
-// racecheck and memcheck keep fast mode (only synccheck leaves it off): what they find after fast
-// rounds is still found, and named.
+// The checks keep fast mode: what they find after fast rounds is still found, and named.
 TEST(SimFastBarrier, ChecksFindWhatHappensAfterFastRounds) {
   Stream s(sim_dev());
   {
@@ -155,15 +154,29 @@ TEST(SimFastBarrier, ChecksFindWhatHappensAfterFastRounds) {
     EXPECT_CONTAINS(msg, "thread (100, 0, 0) of block (0, 0, 0) wrote 4 bytes");
     EXPECT_CONTAINS(msg, "offset " + std::to_string(n * 4));
   }
-  // Correct kernels with many barriers: no finding under either check.
-  for (unsigned c : {unsigned{sim::racecheck}, unsigned{sim::memcheck}}) {
+  {
+    sim::ScopedChecks checks(sim::synccheck);
+    const int n = 96;
+    auto out = filled<int>(n, 0);
+    Kernel<void(int*, int)> k("fast_mode_then_divergent_barrier");
+    const std::string msg = fault_message([&] {
+      launch(k, LaunchConfig{1, n, 0, s}, out.data(), 4);
+      s.synchronize();
+    });
+    EXPECT_CONTAINS(msg, "synccheck: divergent __syncthreads");
+    EXPECT_CONTAINS(msg, "thread (48, 0, 0) of block (0, 0, 0) waits at");
+    EXPECT_CONTAINS(msg, "thread (0, 0, 0) of block (0, 0, 0) waits at");
+  }
+  // A correct kernel with many barriers, warp calls and a counting barrier: no finding under any check.
+  for (unsigned c : {unsigned{sim::racecheck}, unsigned{sim::memcheck}, unsigned{sim::synccheck},
+                     unsigned{sim::check_all}}) {
     sim::ScopedChecks checks(c);
-    const int n = 200, rounds = 6;
-    auto out = filled<int>(2 * n, -1);
-    Kernel<void(int*, int)> k("fast_mode_then_exits");
+    const int n = 256, rounds = 6;
+    auto out = filled<int>(3 * n, -1);
+    Kernel<void(int*, int)> k("fast_mode_then_warp_calls");
     launch(k, LaunchConfig{1, n, 0, s}, out.data(), rounds);
     s.synchronize();
-    EXPECT_EQ(download(out)[0], fast_rounds(n, rounds)[0]) << sim::format_checks(c);
+    EXPECT_EQ(download(out)[2 * n], fast_rounds(n, rounds)[1]) << sim::format_checks(c);
   }
 }
 

@@ -31,17 +31,45 @@ __attribute__((always_inline, no_sanitize_address)) inline bool settled_read(con
   return true;
 }
 
+// initcheck: a read whose bytes were all written, or a write, which marks them (relaxed stores of the
+// access's own bytes, as the checker's; its launch has told DeviceMemory that bytes get marked).
+__attribute__((always_inline, no_sanitize_address)) inline bool initcheck_passes(const HostThreadState& h,
+                                                                                  std::size_t offset,
+                                                                                  std::size_t bytes, bool write) {
+  std::uint8_t* const at = h.device_initialized + offset;
+  if (bytes == 4 && (offset & 3) == 0) {
+    auto* word = reinterpret_cast<std::uint32_t*>(at);
+    if (write) {
+      __atomic_store_n(word, 0x01010101u, __ATOMIC_RELAXED);
+      return true;
+    }
+    const std::uint32_t marks = __atomic_load_n(word, __ATOMIC_RELAXED);
+    return ((marks - 0x01010101u) & ~marks & 0x80808080u) == 0;  // no zero byte
+  }
+  if (write) return false;
+  for (std::size_t i = 0; i < bytes; ++i) {
+    if (__atomic_load_n(at + i, __ATOMIC_RELAXED) == 0) return false;
+  }
+  return true;
+}
+
 __attribute__((always_inline, no_sanitize_address)) inline void checked_access(const void* p, std::size_t bytes,
                                                                                  bool write) {
   const HostThreadState& h = host_thread;
   const unsigned checks = h.checks;
   if (checks == 0) return;
-  if ((checks & initcheck) == 0) {
-    const auto a = reinterpret_cast<std::uintptr_t>(p);
-    const bool memory_ok = (checks & memcheck) == 0 || memcheck_passes(h, a, bytes);
-    const bool race_ok = (checks & racecheck) == 0 ||
-                         (!write && a - h.device_base < h.device_bytes && settled_read(h, a - h.device_base, bytes));
-    if (memory_ok && race_ok) return;
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const std::size_t offset = a - h.device_base;
+  if (offset < h.device_bytes) {
+    // Device memory: every check's test must pass (the shadow's first: initcheck marks only bytes of
+    // live buffers).
+    if ((offset & 7) + bytes <= h.device_shadow[offset >> 3] &&
+        ((checks & racecheck) == 0 || (!write && settled_read(h, offset, bytes))) &&
+        ((checks & initcheck) == 0 || (h.device_initialized != nullptr && initcheck_passes(h, offset, bytes, write)))) {
+      return;
+    }
+  } else if ((checks & racecheck) == 0 && ((checks & memcheck) == 0 || memcheck_passes(h, a, bytes))) {
+    return;  // initcheck looks at device memory only
   }
   check_access(p, bytes, write);
 }

@@ -1,6 +1,6 @@
 #pragma once
-// The common case of __syncthreads, inlined into the kernel: every thread of the block is alive,
-// synccheck is off, and nothing but plain barriers is pending. Then the threads run in rounds, 0, 1, ...,
+// The common case of __syncthreads, inlined into the kernel: every thread of the block is alive and
+// nothing but plain barriers is pending. Then the threads run in rounds, 0, 1, ...,
 // n - 1, each until its next barrier, and a barrier is nothing but a hop to the next thread: thread
 // n - 1's arrival releases everyone and the round starts again at thread 0. No thread states are
 // written; the engine rebuilds them from `current` the moment anything else happens (a warp call, an
@@ -11,6 +11,7 @@
 // compiler that every register is clobbered, so the kernel keeps only what is live across the barrier,
 // in its own frame, instead of a chain of engine frames each saving the callee-saved registers.
 // Measured on the 16x16 tiled matmul (docs/simulator.md).
+#include <gpulab/sim/checks.hpp>
 #include <gpulab/sim/thread_state.hpp>
 
 namespace gpulab::sim::detail {
@@ -74,6 +75,15 @@ __attribute__((always_inline)) inline bool fast_barrier(const std::source_locati
   void** const contexts = h.fast_contexts;
   if (contexts == nullptr) return false;
   const unsigned me = h.current;
+  // synccheck: every thread must arrive where thread 0, the round's first, did. A site that is not
+  // plainly the same (another line, or the same line of another copy of an inline function) goes to
+  // the engine, which compares the sites in full and reports a divergence.
+  if ((h.checks & synccheck) != 0 && me != 0) [[unlikely]] {
+    const std::source_location& first = h.fast_sites[0];
+    if (where.line() != first.line() || where.column() != first.column() || where.file_name() != first.file_name()) {
+      return false;
+    }
+  }
   unsigned next = me + 1;
   if (next == h.thread_count) {  // the last arrival: everyone is released
     next = 0;

@@ -55,6 +55,8 @@ struct HostThreadState {
   // them have nothing to record (global_race_shadow.hpp), and this launch's number.
   const std::uint32_t* race_settled = nullptr;
   std::uint32_t race_launch = 0;
+  // initcheck's inline test: a byte per byte of device memory, non-zero once written.
+  std::uint8_t* device_initialized = nullptr;
 };
 
 extern GPULAB_SIM_TLS HostThreadState host_thread;

@@ -134,6 +134,7 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   const GlobalRaceShadow* global_races = (j.checks & racecheck) ? j.memory->global_races() : nullptr;
   host_thread.race_settled = global_races != nullptr ? global_races->settled_words() : nullptr;
   host_thread.race_launch = j.race_launch;
+  host_thread.device_initialized = (j.checks & initcheck) ? j.memory->initialized_marks() : nullptr;
   host_thread.thread_count = thread_count;
   host_thread.fast_contexts = nullptr;
   threads[0].stack = 0;
@@ -417,8 +418,8 @@ bool BlockRun::release_barrier() {
   barrier_count = 0;
   ++host_thread.barrier_epoch;
   // Everyone was at this barrier, so no warp call or __activemask is pending and every thread has
-  // started. synccheck compares every arrival's site with the first one's, so it keeps the slow path.
-  if (fast_mode_possible && live == thread_count && thread_count > 1 && (job->checks & synccheck) == 0) {
+  // started. (synccheck's test of each arrival's site is in the fast path too.)
+  if (fast_mode_possible && live == thread_count && thread_count > 1) {
     enter_fast_mode();
     return true;
   }

@@ -42,6 +42,12 @@ class DeviceMemory {
   std::uintptr_t base() const noexcept { return base_; }
   std::size_t reserved() const noexcept { return reserved_; }
   const std::uint8_t* shadow() const noexcept { return shadow_; }
+  // initcheck's marks (a byte per byte), for the hooks' inline test; a launch that may mark them says
+  // so first (a freed buffer's marks are then cleared).
+  std::uint8_t* initialized_marks() noexcept {
+    if (!__atomic_load_n(&init_marked_, __ATOMIC_RELAXED)) __atomic_store_n(&init_marked_, true, __ATOMIC_RELAXED);
+    return initialized_;
+  }
 
   bool contains(const void* p) const noexcept {
     return static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(p) - base_) < reserved_;
