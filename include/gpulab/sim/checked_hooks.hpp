@@ -12,21 +12,23 @@
 
 #include <gpulab/sim/checks.hpp>
 #include <gpulab/sim/engine_abi.hpp>
+#include <gpulab/sim/race_cell.hpp>
+#include <gpulab/sim/settled_map.hpp>
 #include <gpulab/sim/thread_state.hpp>
 
 namespace gpulab::sim::detail {
 
 // The common cases, decided here in a few instructions with no call into the checker: for memcheck
 // those of memcheck_passes (thread_state.hpp); for racecheck a whole-word read of device memory that
-// is settled in this launch. Anything
+// is settled in this launch, or a whole-word access to shared memory (below). Anything
 // else (an access that straddles 8-byte granules, a write under racecheck, initcheck, a fault) goes to
 // check_access, which decides and reports.
 __attribute__((always_inline, no_sanitize_address)) inline bool settled_read(const HostThreadState& h,
                                                                               std::size_t offset,
                                                                               std::size_t bytes) {
   if (h.race_settled == nullptr || ((offset | bytes) & 3) != 0) return false;
-  for (std::size_t w = offset / 4; w < (offset + bytes) / 4; ++w) {
-    if (__atomic_load_n(&h.race_settled[w], __ATOMIC_RELAXED) != h.race_launch) return false;
+  for (std::size_t w = offset; w < offset + bytes; w += 4) {
+    if (!word_settled(h.race_settled, w, h.race_launch)) return false;
   }
   return true;
 }
@@ -53,6 +55,38 @@ __attribute__((always_inline, no_sanitize_address)) inline bool initcheck_passes
   return true;
 }
 
+// racecheck: an access to whole words of the shared range the checker last saw, none of them tracked
+// by bytes in this interval and none racing, is recorded here by the checker's own rules
+// (race_cell.hpp). Anything else, a race included, goes to the checker (which, for the words already
+// recorded here, records the same access again: no change).
+__attribute__((always_inline, no_sanitize_address)) inline bool shared_access_recorded(const HostThreadState& h,
+                                                                                        std::uintptr_t a,
+                                                                                        std::size_t bytes, bool write) {
+  const std::size_t offset = a - h.shared_begin;
+  if (offset >= h.shared_bytes) {
+    // Not the range of the last shared access: no shared memory at all is the common case (a stack, the
+    // kernel's arguments); the checker decides the rest.
+    return a - h.race_dynamic_begin >= h.race_dynamic_bytes && a - h.race_tls_begin >= h.race_tls_bytes;
+  }
+  if (((a | bytes) & 3) != 0 || bytes > 16 || bytes > h.shared_bytes - offset) return false;
+  const std::uint32_t epoch = h.barrier_epoch;
+  const unsigned me = h.current;
+  const RaceAccessor who{me, me / 32, h.warp_epochs[me / 32], 1u << (me % 32)};
+  for (std::size_t w = (a - h.shared_words_begin) / 4, end = w + bytes / 4; w < end; ++w) {
+    if (h.shared_byte_mode[w] == epoch) return false;
+    RaceCell& c = h.shared_word_cells[w];
+    race_cell_enter(c, epoch);
+    if (race_unordered(c.writer, c.writer_wepoch, who)) return false;
+    if (write) {
+      if (race_racing_reader(c, who) >= 0) return false;
+      race_cell_write(c, who);
+    } else {
+      race_cell_read(c, who);
+    }
+  }
+  return true;
+}
+
 __attribute__((always_inline, no_sanitize_address)) inline void checked_access(const void* p, std::size_t bytes,
                                                                                  bool write) {
   const HostThreadState& h = host_thread;
@@ -61,14 +95,15 @@ __attribute__((always_inline, no_sanitize_address)) inline void checked_access(c
   const auto a = reinterpret_cast<std::uintptr_t>(p);
   const std::size_t offset = a - h.device_base;
   if (offset < h.device_bytes) {
-    // Device memory: every check's test must pass (the shadow's first: initcheck marks only bytes of
-    // live buffers).
-    if ((offset & 7) + bytes <= h.device_shadow[offset >> 3] &&
+    // Device memory: every check's test must pass. The shadow's first when memcheck or initcheck is on
+    // (initcheck marks only bytes of live buffers); racecheck alone does not need it.
+    if (((checks & (memcheck | initcheck)) == 0 || (offset & 7) + bytes <= h.device_shadow[offset >> 3]) &&
         ((checks & racecheck) == 0 || (!write && settled_read(h, offset, bytes))) &&
         ((checks & initcheck) == 0 || (h.device_initialized != nullptr && initcheck_passes(h, offset, bytes, write)))) {
       return;
     }
-  } else if ((checks & racecheck) == 0 && ((checks & memcheck) == 0 || memcheck_passes(h, a, bytes))) {
+  } else if (((checks & memcheck) == 0 || memcheck_passes(h, a, bytes)) &&
+             ((checks & racecheck) == 0 || shared_access_recorded(h, a, bytes, write))) {
     return;  // initcheck looks at device memory only
   }
   check_access(p, bytes, write);

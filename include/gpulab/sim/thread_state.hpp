@@ -29,6 +29,7 @@ struct dim3 {
 namespace gpulab::sim::detail {
 
 struct BlockRun;  // the engine's state of the block this host thread is running
+struct RaceCell;  // race_cell.hpp
 
 struct HostThreadState {
   BlockRun* block = nullptr;              // null outside a simulated block
@@ -51,12 +52,26 @@ struct HostThreadState {
   const std::uint8_t* device_shadow = nullptr;
   std::uintptr_t valid_base = 0;
   std::size_t valid_bytes = 0;
-  // racecheck's inline test: a word per 4 bytes of device memory holding the launch in which reads of
-  // them have nothing to record (global_race_shadow.hpp), and this launch's number.
-  const std::uint32_t* race_settled = nullptr;
+  // racecheck's inline test: which device words reads have nothing to record for, in which launch
+  // (settled_map.hpp), and this launch's number.
+  const std::uint64_t* race_settled = nullptr;
   std::uint32_t race_launch = 0;
   // initcheck's inline test: a byte per byte of device memory, non-zero once written.
   std::uint8_t* device_initialized = nullptr;
+  // racecheck on shared memory: each warp's completed warp-synchronous calls, and the shared range the
+  // checker last saw (its word cells, and per word the interval in which it is tracked by bytes).
+  const std::uint32_t* warp_epochs = nullptr;
+  std::uintptr_t shared_begin = 0;
+  std::size_t shared_bytes = 0;
+  std::uintptr_t shared_words_begin = 0;
+  RaceCell* shared_word_cells = nullptr;
+  const std::uint32_t* shared_byte_mode = nullptr;
+  // Where shared memory can be at all: the dynamic shared memory, and the span of the TLS blocks that
+  // hold static __shared__ arrays. racecheck has nothing to do elsewhere (stacks, arguments).
+  std::uintptr_t race_dynamic_begin = 0;
+  std::size_t race_dynamic_bytes = 0;
+  std::uintptr_t race_tls_begin = 0;
+  std::size_t race_tls_bytes = 0;
 };
 
 extern GPULAB_SIM_TLS HostThreadState host_thread;

@@ -109,11 +109,15 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
     sites.resize(thread_count);
   }
   const unsigned warp_count = (thread_count + 31) / 32;
-  if (warps.size() < warp_count) warps.resize(warp_count);
+  if (warps.size() < warp_count) {
+    warps.resize(warp_count);
+    warp_epochs.resize(warp_count);
+  }
   for (unsigned w = 0; w < warp_count; ++w) {
     const unsigned lanes = thread_count - w * 32 >= 32 ? 32 : thread_count - w * 32;
     const unsigned exists = lanes == 32 ? ~0u : (1u << lanes) - 1u;
     warps[w] = WarpRun{exists, exists, 0, 0, 0};
+    warp_epochs[w] = 0;
   }
   fiber_mode = false;
   aborting = false;
@@ -122,6 +126,7 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   barrier_count = 0;
   ++host_thread.barrier_epoch;
   if ((j.checks & racecheck) && !races) races = std::make_unique<RaceShadow>(shared_memory, shared_capacity);
+  if (races) races->publish_ranges(host_thread);
 
   host_thread.block = this;
   host_thread.dynamic_shared = shared_memory;
@@ -135,6 +140,7 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   host_thread.race_settled = global_races != nullptr ? global_races->settled_words() : nullptr;
   host_thread.race_launch = j.race_launch;
   host_thread.device_initialized = (j.checks & initcheck) ? j.memory->initialized_marks() : nullptr;
+  host_thread.warp_epochs = warp_epochs.data();
   host_thread.thread_count = thread_count;
   host_thread.fast_contexts = nullptr;
   threads[0].stack = 0;
@@ -562,7 +568,7 @@ void BlockRun::complete_warp(unsigned wi, unsigned required) {
   }
   w.arrived &= ~required;
   w.exited_since_sync = 0;
-  ++w.epoch;
+  ++warp_epochs[wi];
 }
 
 unsigned BlockRun::active_mask(const std::source_location& where) {

@@ -78,7 +78,6 @@ struct WarpRun {
   unsigned arrived = 0;  // lanes waiting in a warp-synchronous call
   unsigned exited_since_sync = 0;  // lanes that exited after the warp's last synchronous call
   unsigned converging = 0;  // lanes waiting in __activemask for the warp to settle
-  std::uint32_t epoch = 0;  // completed warp-synchronous calls (racecheck orders lanes by it)
 };
 
 // Thrown into a suspended thread to unwind it when its block ends early.
@@ -134,6 +133,7 @@ struct BlockRun {
   std::vector<uint3> indices;             // threadIdx of each thread
   std::vector<std::source_location> sites;  // where a waiting thread waits
   std::vector<WarpRun> warps;
+  std::vector<std::uint32_t> warp_epochs;  // per warp: completed warp-synchronous calls (racecheck orders lanes by them)
   FiberStacks stacks;
   FiberContext host_context = nullptr;
   StackRange host_stack;

@@ -144,7 +144,7 @@ void global_racecheck(BlockRun& run, const void* p, std::size_t bytes, bool writ
   GlobalRaceShadow* shadow = run.job->memory->global_races();
   if (shadow == nullptr) return;
   const unsigned me = run.current();
-  const GlobalAccess access(run.block_linear, me, host_thread.barrier_epoch, run.warps[me / 32].epoch);
+  const GlobalAccess access(run.block_linear, me, host_thread.barrier_epoch, host_thread.warp_epochs[me / 32]);
   const auto race = shadow->access(p, bytes, write, run.job->race_launch, access);
   if (!race) return;
   const LaunchJob& job = *run.job;
@@ -168,63 +168,24 @@ void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool writ
   }
   if (!run.races) return;
   const unsigned me = run.current();
-  const unsigned warp = me / 32;
-  const unsigned lane_bit = 1u << (me % 32);
-  const std::uint32_t wepoch = run.warps[warp].epoch;
+  const RaceAccessor who{me, me / 32, host_thread.warp_epochs[me / 32], 1u << (me % 32)};
   const std::uint32_t epoch = host_thread.barrier_epoch;
-  const auto tid = static_cast<std::int16_t>(me);
   const RaceCells cells = run.races->cells_for(p, bytes, epoch);
   if (cells.cells == nullptr) return;  // not shared memory, or not within one shared range
   for (std::size_t i = 0; i < cells.count; ++i) {
     const void* byte = static_cast<const char*>(p) + i * cells.unit;
     RaceCell& c = cells.cells[i];
-    if (c.epoch != epoch) {
-      // Field by field: a whole RaceCell built on the stack and copied stalls on store forwarding.
-      c.epoch = epoch;
-      c.writer = c.reader = c.other_reader = -1;
-      c.reader_warp = -1;
-      c.multi_warp = 0;
-      c.writer_wepoch = c.reader_wepoch = c.reader_lanes = 0;
+    race_cell_enter(c, epoch);
+    if (race_unordered(c.writer, c.writer_wepoch, who)) report_race(run, byte, write, c.writer, true);
+    if (!write) {
+      race_cell_read(c, who);
+      continue;
     }
-    // Ordered with an earlier access by `other` of the same warp only if a warp call came between.
-    const auto unordered = [&](int other, std::uint32_t other_wepoch) {
-      return other >= 0 && other != static_cast<int>(me) && (static_cast<unsigned>(other) / 32 != warp || other_wepoch == wepoch);
-    };
-    if (unordered(c.writer, c.writer_wepoch)) report_race(run, byte, write, c.writer, true);
-    if (write) {
-      if (c.reader >= 0) {
-        if (c.multi_warp) {
-          const int other = static_cast<unsigned>(c.reader) / 32 != warp ? c.reader : c.other_reader;
-          report_race(run, byte, true, other, false);
-        }
-        if (static_cast<unsigned>(c.reader_warp) != warp) report_race(run, byte, true, c.reader, false);
-        if (c.reader_wepoch == wepoch && (c.reader_lanes & ~lane_bit) != 0) {
-          const int other = static_cast<int>(warp * 32 + static_cast<unsigned>(__builtin_ctz(c.reader_lanes & ~lane_bit)));
-          report_race(run, byte, true, other, false);
-        }
-      }
-      c.writer = tid;
-      c.writer_wepoch = wepoch;
-    } else {
-      if (c.reader < 0) {
-        c.reader = tid;
-        c.reader_warp = static_cast<std::int8_t>(warp);
-        c.reader_wepoch = wepoch;
-        c.reader_lanes = lane_bit;
-      } else if (static_cast<unsigned>(c.reader_warp) != warp) {
-        if (!c.multi_warp) {
-          c.multi_warp = 1;
-          c.other_reader = tid;
-        }
-      } else if (c.reader_wepoch != wepoch) {
-        c.reader = tid;
-        c.reader_wepoch = wepoch;
-        c.reader_lanes = lane_bit;
-      } else {
-        c.reader_lanes |= lane_bit;
-      }
-    }
+    if (const int reader = race_racing_reader(c, who); reader >= 0) report_race(run, byte, true, reader, false);
+    race_cell_write(c, who);
   }
+  // The hooks decide whole-word reads of this range inline from now on.
+  run.races->publish_words(p, host_thread);
 }
 
 void initcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {

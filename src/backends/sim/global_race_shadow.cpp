@@ -57,16 +57,18 @@ GlobalRaceShadow::GlobalRaceShadow(std::uintptr_t base, std::size_t bytes) : bas
                       0, bytes * sizeof(GlobalRaceCell));
   }
   cells_ = static_cast<GlobalRaceCell*>(p);
-  void* q = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  settled_bytes_ = (bytes_ / settled_entry_bytes + 1) * sizeof(std::uint64_t);
+  void* q = mmap(nullptr, settled_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (q == MAP_FAILED) {
     munmap(cells_, bytes_ * sizeof(GlobalRaceCell));
-    throw OutOfMemory("sim (reserving address space for racecheck's global-memory cells)", bytes_, 0, bytes_);
+    throw OutOfMemory("sim (reserving address space for racecheck's global-memory cells)", settled_bytes_, 0,
+                      settled_bytes_);
   }
-  settled_ = static_cast<std::uint32_t*>(q);
+  settled_ = static_cast<std::uint64_t*>(q);
 }
 
 GlobalRaceShadow::~GlobalRaceShadow() {
-  munmap(settled_, bytes_);
+  munmap(settled_, settled_bytes_);
   munmap(cells_, bytes_ * sizeof(GlobalRaceCell));
 }
 
@@ -79,7 +81,7 @@ void GlobalRaceShadow::settle_word(std::size_t offset, std::uint32_t launch) noe
       return;
     }
   }
-  store(settled_[offset / 4], launch);
+  mark_word(settled_, offset, launch, true);
 }
 
 void GlobalRaceShadow::forget(std::uintptr_t begin, std::size_t bytes) noexcept {
@@ -89,10 +91,6 @@ void GlobalRaceShadow::forget(std::uintptr_t begin, std::size_t bytes) noexcept 
   const auto last = reinterpret_cast<std::uintptr_t>(cells_ + (begin - base_ + bytes));
   const std::uintptr_t from = (first + page - 1) / page * page, to = last / page * page;
   if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
-  const auto words_first = reinterpret_cast<std::uintptr_t>(settled_ + (begin - base_ + 3) / 4);
-  const auto words_last = reinterpret_cast<std::uintptr_t>(settled_ + (begin - base_ + bytes) / 4);
-  const std::uintptr_t wfrom = (words_first + page - 1) / page * page, wto = words_last / page * page;
-  if (wto > wfrom) madvise(reinterpret_cast<void*>(wfrom), wto - wfrom, MADV_DONTNEED);
 }
 
 std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t bytes, bool write, std::uint32_t launch,
@@ -103,7 +101,7 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
   const bool whole_words = offset % 4 == 0 && bytes % 4 == 0;
   if (!write && whole_words) {
     bool settled = true;
-    for (std::size_t w = offset / 4; w < (offset + bytes) / 4 && settled; ++w) settled = load(settled_[w]) == launch;
+    for (std::size_t w = offset; w < offset + bytes && settled; w += 4) settled = word_settled(settled_, w, launch);
     if (settled) return std::nullopt;
   }
   // Free slot for a reader: empty, this thread's, or ordered before this read.
@@ -147,7 +145,7 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
 
   std::optional<GlobalRace> race;
   if (write) {
-    for (std::size_t w = offset / 4; w <= (offset + bytes - 1) / 4; ++w) store(settled_[w], 0);
+    for (std::size_t w = offset / 4 * 4; w < offset + bytes; w += 4) mark_word(settled_, w, launch, false);
   }
   for (std::size_t i = 0; i < bytes; ++i) {
     GlobalRaceCell& c = cells[i];

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <optional>
 
+#include <gpulab/sim/settled_map.hpp>
+
 namespace gpulab::sim::detail {
 
 // One access, packed in a word so that cells can be read whole without a lock and two accesses
@@ -90,8 +92,8 @@ class GlobalRaceShadow {
   // makes with an earlier access, if any.
   std::optional<GlobalRace> access(const void* p, std::size_t bytes, bool write, std::uint32_t launch,
                                    GlobalAccess me) noexcept;
-  // The settled words (one per 4 bytes from the base), for the hooks' inline test.
-  const std::uint32_t* settled_words() const noexcept { return settled_; }
+  // The settled words (settled_map.hpp, from the base), for the hooks' inline test.
+  const std::uint64_t* settled_words() const noexcept { return settled_; }
   // Drops the cells of a freed range (their pages go back to the system).
   void forget(std::uintptr_t begin, std::size_t bytes) noexcept;
 
@@ -104,12 +106,13 @@ class GlobalRaceShadow {
   std::uintptr_t base_;
   std::size_t bytes_;
   GlobalRaceCell* cells_ = nullptr;
-  // Per 4-byte word: the launch in which its bytes are settled for reads (0: none). A byte is settled
+  // Which 4-byte words are settled for reads, and in which launch (settled_map.hpp). A byte is settled
   // when nothing wrote it in the launch and its two reader slots hold readers of two different blocks:
   // every later write is unordered with one of them, so it finds a race whatever further reads there
-  // are, and a read then has nothing to record. Reads of a settled word look at this word only (4
-  // bytes, not 4 cells of 32); a write clears it.
-  std::uint32_t* settled_ = nullptr;
+  // are, and a read then has nothing to record. Reads of settled words look at one bit each instead of
+  // four cells of 32 bytes; a write clears the bit.
+  std::uint64_t* settled_ = nullptr;
+  std::size_t settled_bytes_ = 0;
   // Blocks on other host threads touch the same cells: a lock per 64-byte stripe, hashed.
   std::array<std::atomic<bool>, 1024> locks_{};
 };

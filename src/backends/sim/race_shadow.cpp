@@ -43,6 +43,34 @@ SharedLocation RaceShadow::locate(const void* p, std::size_t bytes) noexcept {
   return SharedLocation{&r->cells[offset], r->dynamic, offset};
 }
 
+void RaceShadow::publish_words(const void* p, HostThreadState& to) noexcept {
+  Range* r = range_of(p, 1);
+  if (r == nullptr) return;
+  to.shared_begin = r->where.begin;
+  to.shared_bytes = r->where.bytes;
+  to.shared_words_begin = r->words_begin;
+  to.shared_word_cells = r->word_cells.get();
+  to.shared_byte_mode = r->byte_mode.get();
+}
+
+void RaceShadow::publish_ranges(HostThreadState& to) const noexcept {
+  std::uintptr_t lo = 0, hi = 0;
+  for (const Range& r : ranges_) {
+    if (r.dynamic) {
+      to.race_dynamic_begin = r.where.begin;
+      to.race_dynamic_bytes = r.where.bytes;
+    } else if (lo == hi) {
+      lo = r.where.begin;
+      hi = r.where.begin + r.where.bytes;
+    } else {
+      lo = std::min(lo, r.where.begin);
+      hi = std::max(hi, r.where.begin + r.where.bytes);
+    }
+  }
+  to.race_tls_begin = lo;
+  to.race_tls_bytes = hi - lo;
+}
+
 RaceCells RaceShadow::cells_for(const void* p, std::size_t bytes, std::uint32_t epoch) noexcept {
   Range* r = range_of(p, bytes);
   if (r == nullptr || bytes == 0) return {};

@@ -12,21 +12,13 @@
 #include <memory>
 #include <vector>
 
+#include <gpulab/sim/race_cell.hpp>
+#include <gpulab/sim/thread_state.hpp>
+
 #include "backends/sim/address_ranges.hpp"
 
 namespace gpulab::sim::detail {
 
-struct RaceCell {
-  std::uint32_t epoch = 0;  // block epoch the rest belongs to; 0 never matches
-  std::int16_t writer = -1;
-  std::int16_t reader = -1;        // a reader (the last one of reader_warp's reader_wepoch)
-  std::int16_t other_reader = -1;  // a reader of another warp, when readers span warps
-  std::int8_t reader_warp = -1;
-  std::uint8_t multi_warp = 0;
-  std::uint32_t writer_wepoch = 0;
-  std::uint32_t reader_wepoch = 0;
-  std::uint32_t reader_lanes = 0;  // lanes of reader_warp that read in reader_wepoch
-};
 
 struct SharedLocation {
   RaceCell* cell = nullptr;  // null: not shared memory
@@ -52,6 +44,10 @@ class RaceShadow {
   // shared range). A word first accessed in parts during an interval gets its word cell copied into its
   // byte cells, and is tracked byte by byte until the interval ends.
   RaceCells cells_for(const void* p, std::size_t bytes, std::uint32_t epoch) noexcept;
+  // Gives the hooks' inline test (checked_hooks.hpp) the word cells of the range holding p.
+  void publish_words(const void* p, HostThreadState& to) noexcept;
+  // Gives it where shared memory can be: the dynamic range and the span of the TLS ranges.
+  void publish_ranges(HostThreadState& to) const noexcept;
   bool in_static_shared(const void* p) const noexcept;
 
  private:

@@ -1,0 +1,37 @@
+#pragma once
+// racecheck's map of settled device-memory words (src/backends/sim/global_race_shadow.hpp): one 64-bit
+// entry per 128 bytes, the launch it belongs to in the high half and a bit per 4-byte word in the low
+// half, updated whole by compare-and-swap. Dense (a sixteenth of the memory it covers), so that the
+// reads it lets through cost little more than the data they read. Shared by the checker and the
+// instrumentation hooks' inline test (checked_hooks.hpp).
+#include <cstddef>
+#include <cstdint>
+
+namespace gpulab::sim::detail {
+
+inline constexpr std::size_t settled_entry_bytes = 128;
+
+// Whether the 4-byte word at byte `offset` is settled in `launch`.
+__attribute__((always_inline, no_sanitize_address)) inline bool word_settled(const std::uint64_t* map,
+                                                                              std::size_t offset,
+                                                                              std::uint32_t launch) {
+  const std::uint64_t entry = __atomic_load_n(&map[offset / settled_entry_bytes], __ATOMIC_RELAXED);
+  return (entry >> 32) == launch && ((entry >> ((offset / 4) % 32)) & 1) != 0;
+}
+
+// Marks the word at `offset` settled in `launch` (an entry of an older launch starts afresh), or
+// unsettled (a write).
+inline void mark_word(std::uint64_t* map, std::size_t offset, std::uint32_t launch, bool settled) {
+  std::uint64_t* entry = &map[offset / settled_entry_bytes];
+  const std::uint64_t bit = std::uint64_t{1} << ((offset / 4) % 32);
+  std::uint64_t old = __atomic_load_n(entry, __ATOMIC_RELAXED);
+  for (;;) {
+    const bool current = (old >> 32) == launch;
+    if (!settled && !current) return;  // nothing of this launch to clear
+    const std::uint64_t bits = current ? old & 0xffffffffu : 0;
+    const std::uint64_t next = std::uint64_t{launch} << 32 | (settled ? bits | bit : bits & ~bit);
+    if (next == old || __atomic_compare_exchange_n(entry, &old, next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
+  }
+}
+
+}  // namespace gpulab::sim::detail
