@@ -18,21 +18,6 @@
 
 namespace gpulab::sim::detail {
 
-// The common cases, decided here in a few instructions with no call into the checker: for memcheck
-// those of memcheck_passes (thread_state.hpp); for racecheck a whole-word read of device memory that
-// is settled in this launch, or a whole-word access to shared memory (below). Anything
-// else (an access that straddles 8-byte granules, a write under racecheck, initcheck, a fault) goes to
-// check_access, which decides and reports.
-__attribute__((always_inline, no_sanitize_address)) inline bool settled_read(const HostThreadState& h,
-                                                                              std::size_t offset,
-                                                                              std::size_t bytes) {
-  if (h.race_settled == nullptr || ((offset | bytes) & 3) != 0) return false;
-  for (std::size_t w = offset; w < offset + bytes; w += 4) {
-    if (!word_settled(h.race_settled, w, h.race_launch)) return false;
-  }
-  return true;
-}
-
 // initcheck: a read whose bytes were all written, or a write, which marks them (relaxed stores of the
 // access's own bytes, as the checker's; its launch has told DeviceMemory that bytes get marked).
 __attribute__((always_inline, no_sanitize_address)) inline bool initcheck_passes(const HostThreadState& h,
@@ -87,6 +72,12 @@ __attribute__((always_inline, no_sanitize_address)) inline bool shared_access_re
   return true;
 }
 
+// The common cases, decided here in a few instructions with no call into the checker: for memcheck
+// those of memcheck_passes (thread_state.hpp); for initcheck those of initcheck_passes; for racecheck a
+// whole-word read of device memory that is settled in this launch (settled_map.hpp), or a whole-word
+// access to shared memory (shared_access_recorded). Anything else (an access that straddles 8-byte
+// granules, a write of device memory under racecheck, a fault) goes to check_access, which decides
+// and reports.
 __attribute__((always_inline, no_sanitize_address)) inline void checked_access(const void* p, std::size_t bytes,
                                                                                  bool write) {
   const HostThreadState& h = host_thread;
@@ -97,8 +88,8 @@ __attribute__((always_inline, no_sanitize_address)) inline void checked_access(c
   if (offset < h.device_bytes) {
     // Device memory: every check's test must pass. The shadow's first when memcheck or initcheck is on
     // (initcheck marks only bytes of live buffers); racecheck alone does not need it.
-    if (((checks & (memcheck | initcheck)) == 0 || (offset & 7) + bytes <= h.device_shadow[offset >> 3]) &&
-        ((checks & racecheck) == 0 || (!write && settled_read(h, offset, bytes))) &&
+    if (((checks & (memcheck | initcheck)) == 0 || device_bytes_live(h, offset, bytes)) &&
+        ((checks & racecheck) == 0 || (!write && h.race_settled != nullptr && words_settled(h.race_settled, offset, bytes, h.race_launch))) &&
         ((checks & initcheck) == 0 || (h.device_initialized != nullptr && initcheck_passes(h, offset, bytes, write)))) {
       return;
     }

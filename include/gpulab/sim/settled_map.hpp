@@ -19,6 +19,17 @@ __attribute__((always_inline, no_sanitize_address)) inline bool word_settled(con
   return (entry >> 32) == launch && ((entry >> ((offset / 4) % 32)) & 1) != 0;
 }
 
+// Whether every word of [offset, offset + bytes) is settled in `launch` (whole words only).
+__attribute__((always_inline, no_sanitize_address)) inline bool words_settled(const std::uint64_t* map,
+                                                                               std::size_t offset, std::size_t bytes,
+                                                                               std::uint32_t launch) {
+  if (((offset | bytes) & 3) != 0) return false;
+  for (std::size_t w = offset; w < offset + bytes; w += 4) {
+    if (!word_settled(map, w, launch)) return false;
+  }
+  return true;
+}
+
 // Marks the word at `offset` settled in `launch` (an entry of an older launch starts afresh), or
 // unsettled (a write).
 inline void mark_word(std::uint64_t* map, std::size_t offset, std::uint32_t launch, bool settled) {

@@ -76,14 +76,22 @@ struct HostThreadState {
 
 extern GPULAB_SIM_TLS HostThreadState host_thread;
 
-// memcheck's common cases, decided without the checker: [a, a + bytes) lies in a live device buffer
-// within one 8-byte granule (its shadow byte counts the live bytes from the granule's start), or in the
-// range the checker last found valid as a whole. False means "ask the checker", not "invalid".
+// Whether the device bytes [offset, offset + bytes) from the device's base lie in a live buffer within
+// one 8-byte granule (its shadow byte counts the live bytes from the granule's start).
+__attribute__((always_inline, no_sanitize_address)) inline bool device_bytes_live(const HostThreadState& h,
+                                                                                    std::size_t offset,
+                                                                                    std::size_t bytes) {
+  return (offset & 7) + bytes <= h.device_shadow[offset >> 3];
+}
+
+// memcheck's common cases, decided without the checker: [a, a + bytes) is live device memory
+// (device_bytes_live), or lies in the range the checker last found valid as a whole. False means "ask
+// the checker", not "invalid".
 __attribute__((always_inline, no_sanitize_address)) inline bool memcheck_passes(const HostThreadState& h,
                                                                                   std::uintptr_t a,
                                                                                   std::size_t bytes) {
   const std::size_t offset = a - h.device_base;
-  if (offset < h.device_bytes) return (offset & 7) + bytes <= h.device_shadow[offset >> 3];
+  if (offset < h.device_bytes) return device_bytes_live(h, offset, bytes);
   return a - h.valid_base < h.valid_bytes && a + bytes - h.valid_base <= h.valid_bytes;
 }
 

@@ -125,8 +125,7 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   arrived = 0;
   barrier_count = 0;
   ++host_thread.barrier_epoch;
-  if ((j.checks & racecheck) && !races) races = std::make_unique<RaceShadow>(shared_memory, shared_capacity);
-  if (races) races->publish_ranges(host_thread);
+  if ((j.checks & racecheck) && !races) races = std::make_unique<RaceShadow>(shared_memory, shared_capacity, host_thread);
 
   host_thread.block = this;
   host_thread.dynamic_shared = shared_memory;

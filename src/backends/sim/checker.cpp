@@ -184,8 +184,6 @@ void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool writ
     if (const int reader = race_racing_reader(c, who); reader >= 0) report_race(run, byte, true, reader, false);
     race_cell_write(c, who);
   }
-  // The hooks decide whole-word reads of this range inline from now on.
-  run.races->publish_words(p, host_thread);
 }
 
 void initcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {

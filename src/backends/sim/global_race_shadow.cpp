@@ -99,11 +99,7 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
   if (bytes == 0 || offset + bytes > bytes_) return std::nullopt;
   GlobalRaceCell* const cells = cells_ + offset;
   const bool whole_words = offset % 4 == 0 && bytes % 4 == 0;
-  if (!write && whole_words) {
-    bool settled = true;
-    for (std::size_t w = offset; w < offset + bytes && settled; w += 4) settled = word_settled(settled_, w, launch);
-    if (settled) return std::nullopt;
-  }
+  if (!write && words_settled(settled_, offset, bytes, launch)) return std::nullopt;
   // Free slot for a reader: empty, this thread's, or ordered before this read.
   const auto replaceable = [me](std::uint64_t r) {
     const GlobalAccess other = GlobalAccess::from_word(r);

@@ -16,9 +16,28 @@ RaceShadow::Range RaceShadow::make_range(AddressRange where, bool dynamic) {
   return r;
 }
 
-RaceShadow::RaceShadow(unsigned char* dynamic, std::size_t capacity) {
+RaceShadow::RaceShadow(unsigned char* dynamic, std::size_t capacity, HostThreadState& hooks) : hooks_(hooks) {
   ranges_.push_back(make_range(AddressRange{reinterpret_cast<std::uintptr_t>(dynamic), capacity}, true));
-  for (const AddressRange& r : thread_tls_ranges()) ranges_.push_back(make_range(r, false));
+  hooks_.race_dynamic_begin = ranges_[0].where.begin;
+  hooks_.race_dynamic_bytes = ranges_[0].where.bytes;
+  std::uintptr_t lo = 0, hi = 0;
+  for (const AddressRange& r : thread_tls_ranges()) {
+    ranges_.push_back(make_range(r, false));
+    lo = lo == hi ? r.begin : std::min(lo, r.begin);
+    hi = std::max(hi, r.begin + r.bytes);
+  }
+  hooks_.race_tls_begin = lo;
+  hooks_.race_tls_bytes = hi - lo;
+  publish_last();
+}
+
+void RaceShadow::publish_last() noexcept {
+  const Range& r = ranges_[last_];
+  hooks_.shared_begin = r.where.begin;
+  hooks_.shared_bytes = r.where.bytes;
+  hooks_.shared_words_begin = r.words_begin;
+  hooks_.shared_word_cells = r.word_cells.get();
+  hooks_.shared_byte_mode = r.byte_mode.get();
 }
 
 RaceShadow::Range* RaceShadow::range_of(const void* p, std::size_t bytes) noexcept {
@@ -31,6 +50,7 @@ RaceShadow::Range* RaceShadow::range_of(const void* p, std::size_t bytes) noexce
     if (!ranges_[i].where.contains(p)) continue;
     if (!inside(ranges_[i])) return nullptr;  // runs off the end: not an access to one shared object
     last_ = i;
+    publish_last();
     return &ranges_[i];
   }
   return nullptr;
@@ -40,35 +60,7 @@ SharedLocation RaceShadow::locate(const void* p, std::size_t bytes) noexcept {
   Range* r = range_of(p, bytes);
   if (r == nullptr) return {};
   const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - r->where.begin;
-  return SharedLocation{&r->cells[offset], r->dynamic, offset};
-}
-
-void RaceShadow::publish_words(const void* p, HostThreadState& to) noexcept {
-  Range* r = range_of(p, 1);
-  if (r == nullptr) return;
-  to.shared_begin = r->where.begin;
-  to.shared_bytes = r->where.bytes;
-  to.shared_words_begin = r->words_begin;
-  to.shared_word_cells = r->word_cells.get();
-  to.shared_byte_mode = r->byte_mode.get();
-}
-
-void RaceShadow::publish_ranges(HostThreadState& to) const noexcept {
-  std::uintptr_t lo = 0, hi = 0;
-  for (const Range& r : ranges_) {
-    if (r.dynamic) {
-      to.race_dynamic_begin = r.where.begin;
-      to.race_dynamic_bytes = r.where.bytes;
-    } else if (lo == hi) {
-      lo = r.where.begin;
-      hi = r.where.begin + r.where.bytes;
-    } else {
-      lo = std::min(lo, r.where.begin);
-      hi = std::max(hi, r.where.begin + r.where.bytes);
-    }
-  }
-  to.race_tls_begin = lo;
-  to.race_tls_bytes = hi - lo;
+  return SharedLocation{true, r->dynamic, offset};
 }
 
 RaceCells RaceShadow::cells_for(const void* p, std::size_t bytes, std::uint32_t epoch) noexcept {
@@ -91,13 +83,6 @@ RaceCells RaceShadow::cells_for(const void* p, std::size_t bytes, std::uint32_t 
     }
   }
   return RaceCells{&r->cells[a - r->where.begin], bytes, 1};
-}
-
-bool RaceShadow::in_static_shared(const void* p) const noexcept {
-  for (const Range& r : ranges_) {
-    if (!r.dynamic && r.where.contains(p)) return true;
-  }
-  return false;
 }
 
 }  // namespace gpulab::sim::detail

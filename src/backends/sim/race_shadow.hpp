@@ -19,9 +19,9 @@
 
 namespace gpulab::sim::detail {
 
-
+// Where a shared-memory byte is, for a report.
 struct SharedLocation {
-  RaceCell* cell = nullptr;  // null: not shared memory
+  bool found = false;  // false: not shared memory
   bool dynamic = false;
   std::size_t offset = 0;  // into dynamic shared memory, or into the module's TLS block
 };
@@ -36,19 +36,16 @@ struct RaceCells {
 
 class RaceShadow {
  public:
-  // Covers [dynamic, dynamic + capacity) and the calling thread's TLS blocks.
-  RaceShadow(unsigned char* dynamic, std::size_t capacity);
-  // The cell of p's first byte when all of [p, p + bytes) is in one shared range; else no cell.
+  // Covers [dynamic, dynamic + capacity) and the calling thread's TLS blocks. The hooks' inline test
+  // (checked_hooks.hpp) reads `hooks`, the calling thread's state: where shared memory can be, and the
+  // word cells of the range last accessed, kept in step here.
+  RaceShadow(unsigned char* dynamic, std::size_t capacity, HostThreadState& hooks);
+  // Where p is when all of [p, p + bytes) is in one shared range.
   SharedLocation locate(const void* p, std::size_t bytes) noexcept;
   // The cells of [p, p + bytes) in barrier interval `epoch` (no cells when the access is not within one
   // shared range). A word first accessed in parts during an interval gets its word cell copied into its
   // byte cells, and is tracked byte by byte until the interval ends.
   RaceCells cells_for(const void* p, std::size_t bytes, std::uint32_t epoch) noexcept;
-  // Gives the hooks' inline test (checked_hooks.hpp) the word cells of the range holding p.
-  void publish_words(const void* p, HostThreadState& to) noexcept;
-  // Gives it where shared memory can be: the dynamic range and the span of the TLS ranges.
-  void publish_ranges(HostThreadState& to) const noexcept;
-  bool in_static_shared(const void* p) const noexcept;
 
  private:
   struct Range {
@@ -61,8 +58,10 @@ class RaceShadow {
   };
   static Range make_range(AddressRange where, bool dynamic);
   Range* range_of(const void* p, std::size_t bytes) noexcept;
+  void publish_last() noexcept;  // ranges_[last_]'s word cells to hooks_
   std::vector<Range> ranges_;
   std::size_t last_ = 0;  // the range of the last hit: a kernel's accesses mostly go to one array
+  HostThreadState& hooks_;
 };
 
 }  // namespace gpulab::sim::detail
