@@ -543,6 +543,31 @@ GPULAB_EXPORT_KERNEL(throws_in_thread);
 __global__ void follow_pointer(int* const* table, int* out) { out[threadIdx.x] = *table[0]; }
 GPULAB_EXPORT_KERNEL(follow_pointer);
 
+// A thread-local array indexed at run time (so it lives on the thread's stack): each thread sums
+// in[t], in[t] + 1, ..., in[t] + 15 through it, reading back every element it wrote.
+__global__ void local_array_sum(const int* in, int* out) {
+  int local[16];
+  const int t = static_cast<int>(threadIdx.x);
+  for (int i = 0; i < 16; ++i) local[(i * 7 + t) % 16] = in[t] + (i * 7 + t) % 16;
+  int sum = 0;
+  for (int i = 0; i < 16; ++i) sum += local[(i * 5 + t) % 16];
+  out[t] = sum;
+}
+GPULAB_EXPORT_KERNEL(local_array_sum);
+
+// Each thread publishes the address of one of its locals in shared memory and, after a barrier, reads
+// its right neighbour's: another thread's local memory, which no thread may touch.
+__global__ void read_neighbours_local(int* out) {
+  __shared__ const int* published[64];
+  const unsigned t = threadIdx.x;
+  const int mine = static_cast<int>(t) * 7 + out[t];
+  published[t] = &mine;
+  __syncthreads();
+  out[t] = *published[(t + 1) % blockDim.x];
+  __syncthreads();  // keeps `mine` alive until every neighbour has read it
+}
+GPULAB_EXPORT_KERNEL(read_neighbours_local);
+
 __global__ void copy_ints(const int* in, int* out) { out[threadIdx.x] = in[threadIdx.x]; }
 GPULAB_EXPORT_KERNEL(copy_ints);
 

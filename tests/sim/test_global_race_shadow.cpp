@@ -99,5 +99,40 @@ TEST_F(GlobalRaceShadowTest, ReadersOfTwoBlocksSettleAWordAndEveryWriteStillRace
   EXPECT_FALSE(shadow.access(at(12), 4, true, 2, GlobalAccess(4, 2, 1, 0)));
 }
 
+// A word is tracked whole until a launch accesses it in parts; its bytes then start from the word's
+// state, and a whole access later in the launch is checked byte by byte.
+TEST_F(GlobalRaceShadowTest, AWordAccessedInPartsKeepsWhatItsWholeAccessesRecorded) {
+  const char* word = reinterpret_cast<const char*>(at(20));
+  // Written whole by block 0; its own byte read is no race, another block's is, at that byte.
+  EXPECT_FALSE(shadow.access(word, 4, true, 1, GlobalAccess(0, 5, 1, 0)));
+  EXPECT_FALSE(shadow.access(word + 2, 1, false, 1, GlobalAccess(0, 5, 1, 0)));
+  auto race = shadow.access(word + 3, 1, false, 1, GlobalAccess(1, 0, 1, 0));
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->byte, 0u);
+  EXPECT_EQ(race->other.block(), 0u);
+  EXPECT_EQ(race->other.thread(), 5u);
+  EXPECT_TRUE(race->other_wrote);
+
+  // Read whole by two blocks (the word settles), then a byte written: a race with a reader.
+  EXPECT_FALSE(shadow.access(word, 4, false, 2, GlobalAccess(2, 0, 1, 0)));
+  EXPECT_FALSE(shadow.access(word, 4, false, 2, GlobalAccess(3, 0, 1, 0)));
+  race = shadow.access(word + 1, 1, true, 2, GlobalAccess(2, 0, 2, 0));
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->other.block(), 3u);
+  EXPECT_FALSE(race->other_wrote);
+
+  // Bytes written by different blocks do not race; a whole read after them races at the second byte
+  // written by a block other than the reader's.
+  EXPECT_FALSE(shadow.access(word + 0, 1, true, 3, GlobalAccess(4, 0, 1, 0)));
+  EXPECT_FALSE(shadow.access(word + 2, 2, true, 3, GlobalAccess(5, 0, 1, 0)));
+  race = shadow.access(word, 4, false, 3, GlobalAccess(4, 0, 1, 0));
+  ASSERT_TRUE(race);
+  EXPECT_EQ(race->byte, 2u);
+  EXPECT_EQ(race->other.block(), 5u);
+  EXPECT_TRUE(race->other_wrote);
+  // The untouched neighbour is still tracked whole, from scratch in each launch.
+  EXPECT_FALSE(shadow.access(at(21), 4, true, 3, GlobalAccess(6, 0, 1, 0)));
+}
+
 }  // namespace
 }  // namespace gpulab::sim::detail

@@ -60,6 +60,31 @@ TEST(SimChecks, MemcheckReportsAHostPointerDereferencedInAKernel) {
   (void)host_value;
 }
 
+// A thread's own stack (locals indexed at run time) passes memcheck, decided inline; another thread's
+// local memory, reached through a pointer it published, is reported naming both threads.
+TEST(SimChecks, MemcheckAllowsAThreadsOwnStackAndReportsAnothers) {
+  sim::ScopedChecks checks(sim::memcheck);
+  std::vector<int> in(48);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<int>(i * 3 + 1);
+  auto d_in = upload(in);
+  auto out = filled<int>(48, -1);
+  Stream s(sim_dev());
+  launch(Kernel<void(const int*, int*)>("local_array_sum"), LaunchConfig{1, 48, 0, s}, d_in.data(), out.data());
+  s.synchronize();
+  const std::vector<int> sums = download(out);
+  for (std::size_t t = 0; t < in.size(); ++t) EXPECT_EQ(sums[t], 16 * in[t] + 120) << "thread " << t;
+
+  auto values = filled<int>(64, 0);
+  const std::string msg = fault_message([&] {
+    launch(Kernel<void(int*)>("read_neighbours_local"), LaunchConfig{1, 64, 0, s}, values.data());
+    s.synchronize();
+  });
+  EXPECT_CONTAINS(msg, "read_neighbours_local");
+  EXPECT_CONTAINS(msg, "memcheck");
+  EXPECT_CONTAINS(msg, "thread (0, 0, 0) of block (0, 0, 0) read 4 bytes");
+  EXPECT_CONTAINS(msg, "in the local memory (stack) of thread (1, 0, 0)");
+}
+
 TEST(SimChecks, MemcheckReportsAHostPointerArgumentAtLaunch) {
   sim::ScopedChecks checks(sim::memcheck);
   std::vector<int> host(32, 1);

@@ -12,6 +12,7 @@
 
 #include <gpulab/sim/checks.hpp>
 #include <gpulab/sim/engine_abi.hpp>
+#include <gpulab/sim/global_race_cell.hpp>
 #include <gpulab/sim/race_cell.hpp>
 #include <gpulab/sim/settled_map.hpp>
 #include <gpulab/sim/thread_state.hpp>
@@ -38,6 +39,44 @@ __attribute__((always_inline, no_sanitize_address)) inline bool initcheck_passes
     if (__atomic_load_n(at + i, __ATOMIC_RELAXED) == 0) return false;
   }
   return true;
+}
+
+// racecheck on device memory, past the inline test of settled words (checked_access): a read of whole
+// words, each settled in this launch (settled_map.hpp) or tracked whole in a cell that the read changes
+// nothing in (global_race_cell.hpp). That is the case for most reads before a word settles: all but the
+// first two of a block's threads that read it. Cells are looked at only where the launch has reached
+// them (the word's entry in the map is of this launch).
+__attribute__((always_inline, no_sanitize_address)) inline bool global_read_unchanged(const HostThreadState& h,
+                                                                                       std::size_t offset,
+                                                                                       std::size_t bytes) {
+  if (h.race_settled == nullptr || ((offset | bytes) & 3) != 0) return false;
+  const std::uint32_t launch = h.race_launch;
+  for (std::size_t w = offset; w < offset + bytes; w += 4) {
+    const std::uint64_t entry = __atomic_load_n(&h.race_settled[w / settled_entry_bytes], __ATOMIC_RELAXED);
+    if ((entry >> 32) != launch) return false;
+    if (((entry >> ((w / 4) % 32)) & 1) != 0) continue;
+    const GlobalRaceCell& c = h.race_word_cells[w / 4];
+    const unsigned me = h.current;
+    if (__atomic_load_n(&c.bytes_launch, __ATOMIC_RELAXED) == launch ||
+        !global_read_changes_nothing(c, GlobalAccess(h.race_block, me, h.barrier_epoch, h.warp_epochs[me / 32]), launch)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A device-memory access that memcheck's test passed and racecheck's inline test of settled words did
+// not: the rest of the tests, out of line, so that the hooks' common path calls nothing but tail calls
+// and saves no registers.
+__attribute__((noinline, no_sanitize_address, visibility("hidden"))) inline void device_access_past_settled(const void* p, std::size_t bytes,
+                                                                                       bool write) {
+  const HostThreadState& h = host_thread;
+  const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - h.device_base;
+  if (!write && global_read_unchanged(h, offset, bytes) &&
+      ((h.checks & initcheck) == 0 || (h.device_initialized != nullptr && initcheck_passes(h, offset, bytes, write)))) {
+    return;
+  }
+  check_access(p, bytes, write);
 }
 
 // racecheck: an access to whole words of the shared range the checker last saw, none of them tracked
@@ -74,8 +113,8 @@ __attribute__((always_inline, no_sanitize_address)) inline bool shared_access_re
 
 // The common cases, decided here in a few instructions with no call into the checker: for memcheck
 // those of memcheck_passes (thread_state.hpp); for initcheck those of initcheck_passes; for racecheck a
-// whole-word read of device memory that is settled in this launch (settled_map.hpp), or a whole-word
-// access to shared memory (shared_access_recorded). Anything else (an access that straddles 8-byte
+// whole-word read of device memory that is settled in this launch (settled_map.hpp; past it,
+// device_access_past_settled), or a whole-word access to shared memory (shared_access_recorded). Anything else (an access that straddles 8-byte
 // granules, a write of device memory under racecheck, a fault) goes to check_access, which decides
 // and reports.
 __attribute__((always_inline, no_sanitize_address)) inline void checked_access(const void* p, std::size_t bytes,
@@ -88,9 +127,16 @@ __attribute__((always_inline, no_sanitize_address)) inline void checked_access(c
   if (offset < h.device_bytes) {
     // Device memory: every check's test must pass. The shadow's first when memcheck or initcheck is on
     // (initcheck marks only bytes of live buffers); racecheck alone does not need it.
-    if (((checks & (memcheck | initcheck)) == 0 || device_bytes_live(h, offset, bytes)) &&
-        ((checks & racecheck) == 0 || (!write && h.race_settled != nullptr && words_settled(h.race_settled, offset, bytes, h.race_launch))) &&
-        ((checks & initcheck) == 0 || (h.device_initialized != nullptr && initcheck_passes(h, offset, bytes, write)))) {
+    if ((checks & (memcheck | initcheck)) != 0 && !device_bytes_live(h, offset, bytes)) {
+      check_access(p, bytes, write);
+      return;
+    }
+    if ((checks & racecheck) != 0 &&
+        (write || h.race_settled == nullptr || !words_settled(h.race_settled, offset, bytes, h.race_launch))) {
+      device_access_past_settled(p, bytes, write);
+      return;
+    }
+    if ((checks & initcheck) == 0 || (h.device_initialized != nullptr && initcheck_passes(h, offset, bytes, write))) {
       return;
     }
   } else if (((checks & memcheck) == 0 || memcheck_passes(h, a, bytes)) &&

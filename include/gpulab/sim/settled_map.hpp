@@ -1,7 +1,8 @@
 #pragma once
 // racecheck's map of settled device-memory words (src/backends/sim/global_race_shadow.hpp): one 64-bit
 // entry per 128 bytes, the launch it belongs to in the high half and a bit per 4-byte word in the low
-// half, updated whole by compare-and-swap. Dense (a sixteenth of the memory it covers), so that the
+// half, updated whole by compare-and-swap. An entry belongs to the launch that last reached the cells of
+// its 128 bytes, settled words or not. Dense (a sixteenth of the memory it covers), so that the
 // reads it lets through cost little more than the data they read. Shared by the checker and the
 // instrumentation hooks' inline test (checked_hooks.hpp).
 #include <cstddef>
@@ -43,6 +44,26 @@ inline void mark_word(std::uint64_t* map, std::size_t offset, std::uint32_t laun
     const std::uint64_t next = std::uint64_t{launch} << 32 | (settled ? bits | bit : bits & ~bit);
     if (next == old || __atomic_compare_exchange_n(entry, &old, next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return;
   }
+}
+
+// Whether an access of `launch` has reached the cells of the 128 bytes holding `offset`.
+__attribute__((always_inline, no_sanitize_address)) inline bool entry_current(const std::uint64_t* map,
+                                                                               std::size_t offset,
+                                                                               std::uint32_t launch) {
+  return (__atomic_load_n(&map[offset / settled_entry_bytes], __ATOMIC_RELAXED) >> 32) == launch;
+}
+
+// Makes the entry of `offset` belong to `launch` (no word settled) if it did not; returns whether it
+// did not (the launch reaches these 128 bytes' cells for the first time).
+inline bool touch_entry(std::uint64_t* map, std::size_t offset, std::uint32_t launch) {
+  std::uint64_t* entry = &map[offset / settled_entry_bytes];
+  std::uint64_t old = __atomic_load_n(entry, __ATOMIC_RELAXED);
+  while ((old >> 32) != launch) {
+    if (__atomic_compare_exchange_n(entry, &old, std::uint64_t{launch} << 32, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace gpulab::sim::detail

@@ -29,7 +29,8 @@ struct dim3 {
 namespace gpulab::sim::detail {
 
 struct BlockRun;  // the engine's state of the block this host thread is running
-struct RaceCell;  // race_cell.hpp
+struct RaceCell;        // race_cell.hpp
+struct GlobalRaceCell;  // global_race_cell.hpp
 
 struct HostThreadState {
   BlockRun* block = nullptr;              // null outside a simulated block
@@ -52,10 +53,19 @@ struct HostThreadState {
   const std::uint8_t* device_shadow = nullptr;
   std::uintptr_t valid_base = 0;
   std::size_t valid_bytes = 0;
+  // ... and the host thread's fiber stacks (fiber_stacks.hpp): slots of 2^stack_shift bytes aligned to
+  // their size, the first stack_guard bytes of each a guard. Kernel arguments and locals live there.
+  std::uintptr_t stacks_base = 0;
+  std::size_t stacks_bytes = 0;
+  unsigned stack_shift = 0;
+  std::size_t stack_guard = 0;
   // racecheck's inline test: which device words reads have nothing to record for, in which launch
-  // (settled_map.hpp), and this launch's number.
+  // (settled_map.hpp), the words' cells (global_race_cell.hpp), this launch's number and the running
+  // block's index in the grid.
   const std::uint64_t* race_settled = nullptr;
+  const GlobalRaceCell* race_word_cells = nullptr;
   std::uint32_t race_launch = 0;
+  std::uint64_t race_block = 0;
   // initcheck's inline test: a byte per byte of device memory, non-zero once written.
   std::uint8_t* device_initialized = nullptr;
   // racecheck on shared memory: each warp's completed warp-synchronous calls, and the shared range the
@@ -84,15 +94,30 @@ __attribute__((always_inline, no_sanitize_address)) inline bool device_bytes_liv
   return (offset & 7) + bytes <= h.device_shadow[offset >> 3];
 }
 
+// Whether [a, a + bytes) lies on the running simulated thread's own stack, past the guard: in the slot
+// of the stack pointer (the thread runs on its own stack), found without knowing which thread runs.
+__attribute__((always_inline, no_sanitize_address)) inline bool own_stack(const HostThreadState& h, std::uintptr_t a,
+                                                                           std::size_t bytes) {
+  std::uintptr_t sp;
+#if defined(__x86_64__)
+  asm("mov %%rsp, %0" : "=r"(sp));
+#else
+  sp = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+#endif
+  const std::uintptr_t last = a + bytes - 1;
+  return a - h.stacks_base < h.stacks_bytes && ((a ^ sp) >> h.stack_shift) == 0 &&
+         ((last ^ sp) >> h.stack_shift) == 0 && (a & ((std::uintptr_t{1} << h.stack_shift) - 1)) >= h.stack_guard;
+}
+
 // memcheck's common cases, decided without the checker: [a, a + bytes) is live device memory
-// (device_bytes_live), or lies in the range the checker last found valid as a whole. False means "ask
-// the checker", not "invalid".
+// (device_bytes_live), lies in the range the checker last found valid as a whole, or on the running
+// thread's stack (own_stack: kernel arguments and locals). False means "ask the checker", not "invalid".
 __attribute__((always_inline, no_sanitize_address)) inline bool memcheck_passes(const HostThreadState& h,
                                                                                   std::uintptr_t a,
                                                                                   std::size_t bytes) {
   const std::size_t offset = a - h.device_base;
   if (offset < h.device_bytes) return device_bytes_live(h, offset, bytes);
-  return a - h.valid_base < h.valid_bytes && a + bytes - h.valid_base <= h.valid_bytes;
+  return (a - h.valid_base < h.valid_bytes && a + bytes - h.valid_base <= h.valid_bytes) || own_stack(h, a, bytes);
 }
 
 }  // namespace gpulab::sim::detail

@@ -135,9 +135,15 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   host_thread.device_base = j.memory->base();
   host_thread.device_bytes = j.memory->reserved();
   host_thread.device_shadow = j.memory->shadow();
+  host_thread.stacks_base = reinterpret_cast<std::uintptr_t>(stacks.base());
+  host_thread.stacks_bytes = stacks.bytes();
+  host_thread.stack_shift = stacks.slot_shift();
+  host_thread.stack_guard = stacks.guard();
   const GlobalRaceShadow* global_races = (j.checks & racecheck) ? j.memory->global_races() : nullptr;
   host_thread.race_settled = global_races != nullptr ? global_races->settled_words() : nullptr;
+  host_thread.race_word_cells = global_races != nullptr ? global_races->word_cells() : nullptr;
   host_thread.race_launch = j.race_launch;
+  host_thread.race_block = linear;
   host_thread.device_initialized = (j.checks & initcheck) ? j.memory->initialized_marks() : nullptr;
   host_thread.warp_epochs = warp_epochs.data();
   host_thread.thread_count = thread_count;

@@ -2,6 +2,7 @@
 // The stacks a host thread runs its simulated threads on, and the switch between them. One mapping
 // holds all of a host thread's stacks, each with a guard page below it, so an overflowing kernel
 // faults instead of writing over its neighbour. Stacks are reused from block to block.
+#include <bit>
 #include <cstddef>
 #include <vector>
 
@@ -48,6 +49,11 @@ class FiberStacks {
   bool contains(const void* p) const noexcept {
     return static_cast<std::size_t>(static_cast<const char*>(p) - base_) < static_cast<std::size_t>(count_) * stride_;
   }
+  // The mapping's first address, and log2 of a slot's size (guard + stack; slots are aligned to it).
+  char* base() const noexcept { return base_; }
+  std::size_t bytes() const noexcept { return static_cast<std::size_t>(count_) * stride_; }
+  unsigned slot_shift() const noexcept { return static_cast<unsigned>(std::countr_zero(stride_)); }
+  std::size_t guard() const noexcept { return guard_; }
   unsigned index_of(const void* p) const noexcept {
     return static_cast<unsigned>(static_cast<std::size_t>(static_cast<const char*>(p) - base_) / stride_);
   }
@@ -60,8 +66,8 @@ class FiberStacks {
 
  private:
   char* base_ = nullptr;
-  std::size_t stride_ = 0;  // guard + stack
-  std::size_t guard_ = 0;
+  std::size_t stride_ = 0;  // guard + stack, a power of two
+  std::size_t guard_ = 0;   // at least a page
   unsigned count_ = 0;
 };
 

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <type_traits>
 
 #include <gpulab/error.hpp>
@@ -40,6 +41,32 @@ class StripeLock {
   std::atomic<bool>& flag_;
 };
 
+void* reserve_cells(std::size_t bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    throw OutOfMemory("sim (reserving address space for racecheck's global-memory cells)", bytes, 0, bytes);
+  }
+  return p;
+}
+
+// Gives back the whole pages of [begin, begin + bytes); a page shared with a neighbour keeps its cells,
+// whose launch numbers make them stale anyway.
+void drop_pages(const void* begin, std::size_t bytes) noexcept {
+  const auto first = reinterpret_cast<std::uintptr_t>(begin);
+  const std::uintptr_t from = (first + page - 1) / page * page, to = (first + bytes) / page * page;
+  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+}
+
+// Resets a cell to `launch` if it holds an older one's accesses. The launch is stored last: the lock-free
+// fast path of a read trusts the rest of a cell once it sees its launch.
+void enter_launch(GlobalRaceCell& c, std::uint32_t launch) noexcept {
+  if (load(c.launch) == launch) return;
+  store(c.writer, 0);
+  store(c.readers[0], 0);
+  store(c.readers[1], 0);
+  store(c.launch, launch);
+}
+
 }  // namespace
 
 std::uint32_t next_race_launch() noexcept {
@@ -50,34 +77,33 @@ std::uint32_t next_race_launch() noexcept {
 }
 
 GlobalRaceShadow::GlobalRaceShadow(std::uintptr_t base, std::size_t bytes) : base_(base), bytes_(bytes) {
-  void* p = mmap(nullptr, bytes * sizeof(GlobalRaceCell), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
-  if (p == MAP_FAILED) {
-    throw OutOfMemory("sim (reserving address space for racecheck's global-memory cells)", bytes * sizeof(GlobalRaceCell),
-                      0, bytes * sizeof(GlobalRaceCell));
+  const std::size_t words = bytes_ / 4 + 1;
+  word_cells_ = static_cast<GlobalRaceCell*>(reserve_cells(words * sizeof(GlobalRaceCell)));
+  try {
+    byte_cells_ = static_cast<GlobalRaceCell*>(reserve_cells(words * 4 * sizeof(GlobalRaceCell)));
+    settled_bytes_ = (bytes_ / settled_entry_bytes + 1) * sizeof(std::uint64_t);
+    settled_ = static_cast<std::uint64_t*>(reserve_cells(settled_bytes_));
+  } catch (...) {
+    if (byte_cells_ != nullptr) munmap(byte_cells_, words * 4 * sizeof(GlobalRaceCell));
+    munmap(word_cells_, words * sizeof(GlobalRaceCell));
+    throw;
   }
-  cells_ = static_cast<GlobalRaceCell*>(p);
-  settled_bytes_ = (bytes_ / settled_entry_bytes + 1) * sizeof(std::uint64_t);
-  void* q = mmap(nullptr, settled_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (q == MAP_FAILED) {
-    munmap(cells_, bytes_ * sizeof(GlobalRaceCell));
-    throw OutOfMemory("sim (reserving address space for racecheck's global-memory cells)", settled_bytes_, 0,
-                      settled_bytes_);
-  }
-  settled_ = static_cast<std::uint64_t*>(q);
 }
 
 GlobalRaceShadow::~GlobalRaceShadow() {
+  const std::size_t words = bytes_ / 4 + 1;
   munmap(settled_, settled_bytes_);
-  munmap(cells_, bytes_ * sizeof(GlobalRaceCell));
+  munmap(byte_cells_, words * 4 * sizeof(GlobalRaceCell));
+  munmap(word_cells_, words * sizeof(GlobalRaceCell));
 }
 
 void GlobalRaceShadow::settle_word(std::size_t offset, std::uint32_t launch) noexcept {
-  for (std::size_t i = offset; i < offset + 4; ++i) {
-    const GlobalRaceCell& c = cells_[i];
-    const GlobalAccess r0 = GlobalAccess::from_word(load(c.readers[0]));
-    const GlobalAccess r1 = GlobalAccess::from_word(load(c.readers[1]));
-    if (load(c.launch) != launch || load(c.writer) != 0 || r0.empty() || r1.empty() || r0.block() == r1.block()) {
+  const GlobalRaceCell& word = word_cells_[offset / 4];
+  const bool per_byte = load(word.bytes_launch) == launch;
+  for (const GlobalRaceCell* c = per_byte ? byte_cells_ + offset : &word, *end = c + (per_byte ? 4 : 1); c != end; ++c) {
+    const GlobalAccess r0 = GlobalAccess::from_word(load(c->readers[0]));
+    const GlobalAccess r1 = GlobalAccess::from_word(load(c->readers[1]));
+    if (load(c->launch) != launch || load(c->writer) != 0 || r0.empty() || r1.empty() || r0.block() == r1.block()) {
       return;
     }
   }
@@ -85,19 +111,36 @@ void GlobalRaceShadow::settle_word(std::size_t offset, std::uint32_t launch) noe
 }
 
 void GlobalRaceShadow::forget(std::uintptr_t begin, std::size_t bytes) noexcept {
-  // Whole pages of cells inside the range only: a page shared with a neighbour keeps its cells, whose
-  // launch number makes them stale anyway.
-  const auto first = reinterpret_cast<std::uintptr_t>(cells_ + (begin - base_));
-  const auto last = reinterpret_cast<std::uintptr_t>(cells_ + (begin - base_ + bytes));
-  const std::uintptr_t from = (first + page - 1) / page * page, to = last / page * page;
-  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  const std::size_t offset = begin - base_;
+  drop_pages(word_cells_ + offset / 4, bytes / 4 * sizeof(GlobalRaceCell));
+  drop_pages(byte_cells_ + offset, bytes * sizeof(GlobalRaceCell));
+}
+
+GlobalRaceShadow::PartCells GlobalRaceShadow::cells_for_part(std::size_t word, std::size_t first, std::size_t end,
+                                                              std::uint32_t launch) noexcept {
+  GlobalRaceCell& w = word_cells_[word / 4];
+  enter_launch(w, launch);
+  const bool per_byte = load(w.bytes_launch) == launch;
+  if (!per_byte && first == word && end == word + 4) return {&w, 1};
+  GlobalRaceCell* const bytes = byte_cells_ + word;
+  if (!per_byte) {
+    // The word is accessed in parts from now on in this launch: each byte starts from the word's state.
+    for (int i = 0; i < 4; ++i) {
+      store(bytes[i].writer, load(w.writer));
+      store(bytes[i].readers[0], load(w.readers[0]));
+      store(bytes[i].readers[1], load(w.readers[1]));
+      store(bytes[i].launch, launch);
+    }
+    store(w.bytes_launch, launch);
+  }
+  return {bytes + (first - word), end - first};
 }
 
 std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t bytes, bool write, std::uint32_t launch,
                                                    GlobalAccess me) noexcept {
   const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - base_;
   if (bytes == 0 || offset + bytes > bytes_) return std::nullopt;
-  GlobalRaceCell* const cells = cells_ + offset;
+  const std::size_t first_word = offset / 4 * 4, end = offset + bytes;
   const bool whole_words = offset % 4 == 0 && bytes % 4 == 0;
   if (!write && words_settled(settled_, offset, bytes, launch)) return std::nullopt;
   // Free slot for a reader: empty, this thread's, or ordered before this read.
@@ -117,65 +160,71 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
     return !a.empty() && !b.empty() && a.block() == b.block() && a.block() != me.block();
   };
 
-  // Most reads change nothing: the bytes were not written in this launch (or by something ordered
-  // before), and both reader slots hold readers this one is unordered with, which a later write will
-  // be checked against anyway. That is decided without the lock, from whole-word loads. (A write
-  // racing with this check still meets the two recorded readers, so no race goes unreported.)
-  if (!write) {
-    bool nothing_to_do = true;
-    for (std::size_t i = 0; i < bytes && nothing_to_do; ++i) {
-      GlobalRaceCell& c = cells[i];
-      const std::uint64_t r0 = load(c.readers[0]), r1 = load(c.readers[1]);
-      nothing_to_do = load(c.launch) == launch && !unordered(load(c.writer)) && !replaceable(r0) &&
-                      !replaceable(r1) && !widens(r0, r1);
+  // Most reads change nothing (global_read_changes_nothing), which is decided without the lock, only
+  // where this launch has already reached the cells: a first read would map in a page of cells that the
+  // locked path then writes, a second page fault, with a TLB flush on every core.
+  if (!write && entry_current(settled_, offset, launch) && entry_current(settled_, end - 1, launch)) {
+    bool unchanged = true;
+    for (std::size_t w = first_word; w < end && unchanged; w += 4) {
+      const GlobalRaceCell& word = word_cells_[w / 4];
+      if (load(word.bytes_launch) == launch) {
+        for (std::size_t i = std::max(w, offset); i < std::min(w + 4, end) && unchanged; ++i) {
+          unchanged = global_read_changes_nothing(byte_cells_[i], me, launch);
+        }
+      } else {
+        unchanged = w >= offset && w + 4 <= end && global_read_changes_nothing(word, me, launch);
+      }
     }
-    if (nothing_to_do) return std::nullopt;
+    if (unchanged) return std::nullopt;
   }
 
   // An access spans at most two stripes (accesses are at most 16 bytes); lock them in address order.
   std::atomic<bool>& first_lock = lock_for(offset);
-  std::atomic<bool>& last_lock = lock_for(offset + bytes - 1);
+  std::atomic<bool>& last_lock = lock_for(end - 1);
   StripeLock first(first_lock);
   std::optional<StripeLock> second;
   if (&last_lock != &first_lock) second.emplace(last_lock);
 
   std::optional<GlobalRace> race;
-  if (write) {
-    for (std::size_t w = offset / 4 * 4; w < offset + bytes; w += 4) mark_word(settled_, w, launch, false);
-  }
-  for (std::size_t i = 0; i < bytes; ++i) {
-    GlobalRaceCell& c = cells[i];
-    if (load(c.launch) != launch) {
-      store(c.writer, 0);
-      store(c.readers[0], 0);
-      store(c.readers[1], 0);
-      store(c.launch, launch);
+  for (std::size_t w = first_word; w < end; w += 4) {
+    if (touch_entry(settled_, w, launch)) {
+      // The launch's first access here: write the word's cell before reading it, so that a page of cells
+      // never touched before is mapped in once, for writing.
+      __atomic_fetch_or(&word_cells_[w / 4].bytes_launch, 0u, __ATOMIC_RELAXED);
     }
-    const std::uint64_t writer = load(c.writer);
-    if (!race && unordered(writer)) race = GlobalRace{i, GlobalAccess::from_word(writer), true};
-    if (write) {
-      for (const std::uint64_t& slot : c.readers) {
-        const std::uint64_t r = load(slot);
-        if (!race && unordered(r)) race = GlobalRace{i, GlobalAccess::from_word(r), false};
-      }
-      store(c.writer, me.word());
-      store(c.readers[0], 0);  // each was ordered before this write, or is the race just found
-      store(c.readers[1], 0);
-    } else {
-      // Keep two readers that are unordered with what comes next.
-      bool kept = false;
-      for (std::uint64_t& slot : c.readers) {
-        if (replaceable(load(slot))) {
-          store(slot, me.word());
-          kept = true;
-          break;
+    if (write) mark_word(settled_, w, launch, false);
+    const std::size_t part = std::max(w, offset);
+    const PartCells cells = cells_for_part(w, part, std::min(w + 4, end), launch);
+    for (std::size_t i = 0; i < cells.count; ++i) {
+      GlobalRaceCell& c = cells.cells[i];
+      enter_launch(c, launch);
+      const std::size_t byte = part - offset + i;
+      const std::uint64_t writer = load(c.writer);
+      if (!race && unordered(writer)) race = GlobalRace{byte, GlobalAccess::from_word(writer), true};
+      if (write) {
+        for (const std::uint64_t& slot : c.readers) {
+          const std::uint64_t r = load(slot);
+          if (!race && unordered(r)) race = GlobalRace{byte, GlobalAccess::from_word(r), false};
         }
+        store(c.writer, me.word());
+        store(c.readers[0], 0);  // each was ordered before this write, or is the race just found
+        store(c.readers[1], 0);
+      } else {
+        // Keep two readers that are unordered with what comes next.
+        bool kept = false;
+        for (std::uint64_t& slot : c.readers) {
+          if (replaceable(load(slot))) {
+            store(slot, me.word());
+            kept = true;
+            break;
+          }
+        }
+        if (!kept && widens(load(c.readers[0]), load(c.readers[1]))) store(c.readers[1], me.word());
       }
-      if (!kept && widens(load(c.readers[0]), load(c.readers[1]))) store(c.readers[1], me.word());
     }
   }
   if (!write && whole_words && !race) {
-    for (std::size_t w = offset; w < offset + bytes; w += 4) settle_word(w, launch);
+    for (std::size_t w = offset; w < end; w += 4) settle_word(w, launch);
   }
   return race;
 }
