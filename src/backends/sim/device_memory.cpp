@@ -104,8 +104,8 @@ void DeviceMemory::deallocate(void* p) noexcept {
   // The next buffer here starts uninitialised (fresh pages are zero, so only marked ones need it).
   if (__atomic_load_n(&init_marked_, __ATOMIC_RELAXED)) std::memset(initialized_ + (b.begin - base_), 0, b.bytes);
   // racecheck's cells of a small buffer stay (their launch numbers make them stale): the next buffer at
-  // this address, often the same size, reuses them instead of faulting in and zeroing 32 bytes of cells
-  // a byte again (which took as long as the checked launch itself in a bench loop).
+  // this address, often the same size, reuses them instead of faulting in and zeroing its cells again
+  // (which, at 32 bytes of cell a byte, took as long as the checked launch itself in a bench loop).
   if (races_owner_ && b.bytes >= large_free) races_owner_->forget(b.begin, b.bytes);
   std::uintptr_t begin = b.begin;
   std::size_t span = rounded + gap;

@@ -43,13 +43,14 @@ void FiberStacks::reserve(unsigned count) {
   if (base_ != nullptr) munmap(base_, static_cast<std::size_t>(count_) * stride_);
   base_ = nullptr;
   count_ = 0;
-  // Slots of a power-of-two size, aligned to it, the guard taking what the stack does not (at least a
-  // page): memcheck's inline test (own_stack, thread_state.hpp) then tells whether an address is on the
-  // running thread's stack by comparing its slot with the stack pointer's, with no table and no division.
+  // Slots of a power-of-two size, aligned to it: memcheck's inline test (own_stack, thread_state.hpp)
+  // then tells whether an address is on the running thread's stack by comparing its slot with the stack
+  // pointer's, with no table and no division. A slot is a guard page, then the stack, with room above it
+  // for the cache colour (make_context).
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t size = configured_stack_size();
-  stride_ = std::bit_ceil(size + page);
-  guard_ = stride_ - size;
+  stride_ = std::bit_ceil(page + size + max_colour);
+  guard_ = page;
   const std::size_t total = static_cast<std::size_t>(count) * stride_;
   void* p = mmap(nullptr, total + stride_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) {
@@ -174,9 +175,13 @@ FiberContext FiberStacks::make_context(unsigned i, FiberEntry entry) {
   ASAN_UNPOISON_MEMORY_REGION(s.bottom, s.size);
 #endif
   // Cache colouring: every fiber runs the same frames at the same depth, so with stack tops a whole
-  // number of pages apart their hot lines would all fall in the same few cache sets. Starting stack i
-  // a different number of cache lines below its top spreads them.
-  const std::size_t colour = (i % 64) * 64;
+  // number of slots apart their hot lines would all fall in the same few cache sets. Starting stack i
+  // i cache lines below its slot's top (modulo 1024) puts consecutive threads' frames in consecutive
+  // sets of a 64 KiB cache way (an L2 of 1 MiB, 16 ways), and so of every smaller way. Measured on the
+  // tiled kernel at n = 256, whose 256 threads resume at a barrier twice a tile: colours within 4 KiB
+  // alone (every top in the same 64 sets of the L2) took 16.3 ms where stacks 68 KiB apart (before the
+  // slots) took 15.0; this layout is level with the latter.
+  const std::size_t colour = (i % (max_colour / 64 + 1)) * 64;
 #if defined(__x86_64__)
   return initial_frame(s.bottom + s.size - colour, entry);
 #else

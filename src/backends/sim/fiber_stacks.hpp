@@ -65,9 +65,10 @@ class FiberStacks {
   static std::size_t configured_stack_size();
 
  private:
+  static constexpr std::size_t max_colour = 1023 * 64;  // how far below its slot's top a stack may start
   char* base_ = nullptr;
   std::size_t stride_ = 0;  // guard + stack, a power of two
-  std::size_t guard_ = 0;   // at least a page
+  std::size_t guard_ = 0;   // a page
   unsigned count_ = 0;
 };
 
