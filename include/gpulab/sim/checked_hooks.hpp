@@ -41,30 +41,6 @@ __attribute__((always_inline, no_sanitize_address)) inline bool initcheck_passes
   return true;
 }
 
-// racecheck on device memory, past the inline test of settled words (checked_access): a read of whole
-// words, each settled in this launch (settled_map.hpp) or tracked whole in a cell that the read changes
-// nothing in (global_race_cell.hpp). That is the case for most reads before a word settles: all but the
-// first two of a block's threads that read it. Cells are looked at only where the launch has reached
-// them (the word's entry in the map is of this launch).
-__attribute__((always_inline, no_sanitize_address)) inline bool global_read_unchanged(const HostThreadState& h,
-                                                                                       std::size_t offset,
-                                                                                       std::size_t bytes) {
-  if (h.race_settled == nullptr || ((offset | bytes) & 3) != 0) return false;
-  const std::uint32_t launch = h.race_launch;
-  for (std::size_t w = offset; w < offset + bytes; w += 4) {
-    const std::uint64_t entry = __atomic_load_n(&h.race_settled[w / settled_entry_bytes], __ATOMIC_RELAXED);
-    if ((entry >> 32) != launch) return false;
-    if (((entry >> ((w / 4) % 32)) & 1) != 0) continue;
-    const GlobalRaceCell& c = h.race_word_cells[w / 4];
-    const unsigned me = h.current;
-    if (__atomic_load_n(&c.bytes_launch, __ATOMIC_RELAXED) == launch ||
-        !global_read_changes_nothing(c, GlobalAccess(h.race_block, me, h.barrier_epoch, h.warp_epochs[me / 32]), launch)) {
-      return false;
-    }
-  }
-  return true;
-}
-
 // A device-memory access that memcheck's test passed and racecheck's inline test of settled words did
 // not: the rest of the tests, out of line, so that the hooks' common path calls nothing but tail calls
 // and saves no registers.
@@ -72,7 +48,10 @@ __attribute__((noinline, no_sanitize_address, visibility("hidden"))) inline void
                                                                                        bool write) {
   const HostThreadState& h = host_thread;
   const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - h.device_base;
-  if (!write && global_read_unchanged(h, offset, bytes) &&
+  // racecheck past the settled test: most reads before a word settles change nothing in its cell.
+  if (!write && h.race_settled != nullptr &&
+      words_read_unchanged(h.race_settled, h.race_word_cells, offset, bytes, h.race_launch,
+                           GlobalAccess(h.race_block, h.current, h.barrier_epoch, h.warp_epochs[h.current / 32])) &&
       ((h.checks & initcheck) == 0 || (h.device_initialized != nullptr && initcheck_passes(h, offset, bytes, write)))) {
     return;
   }

@@ -2,7 +2,10 @@
 // racecheck's cell for a device-memory location (a 4-byte word, or a byte of a word accessed in parts;
 // src/backends/sim/global_race_shadow.hpp) and the read that changes nothing in it, shared by the
 // checker and the instrumentation hooks, which decide the common read inline (checked_hooks.hpp).
+#include <cstddef>
 #include <cstdint>
+
+#include <gpulab/sim/settled_map.hpp>
 
 namespace gpulab::sim::detail {
 
@@ -78,6 +81,31 @@ __attribute__((always_inline, no_sanitize_address)) inline bool global_read_chan
   const GlobalAccess r1 = GlobalAccess::from_word(__atomic_load_n(&c.readers[1], __ATOMIC_RELAXED));
   return (w.empty() || w.ordered_before(me)) && !r0.empty() && !r0.ordered_before(me) && !r1.empty() &&
          !r1.ordered_before(me) && !(r0.block() == r1.block() && r0.block() != me.block());
+}
+
+// Whether a read of the whole words [offset, offset + bytes) by `me` in `launch` has nothing to record:
+// each word settled (settled_map.hpp), or tracked whole in a cell the read changes nothing in. That is
+// most reads before a word settles: all but the first two of a block's threads that read it. Cells are
+// looked at only where this launch has reached them (the word's entry in the map is of this launch): a
+// first read would map in a page of cells that the locked path then writes, a second page fault, with
+// a TLB flush on every core.
+__attribute__((always_inline, no_sanitize_address)) inline bool words_read_unchanged(const std::uint64_t* settled,
+                                                                                      const GlobalRaceCell* word_cells,
+                                                                                      std::size_t offset,
+                                                                                      std::size_t bytes,
+                                                                                      std::uint32_t launch,
+                                                                                      GlobalAccess me) {
+  if (((offset | bytes) & 3) != 0) return false;
+  for (std::size_t w = offset; w < offset + bytes; w += 4) {
+    const std::uint64_t entry = __atomic_load_n(&settled[w / settled_entry_bytes], __ATOMIC_RELAXED);
+    if ((entry >> 32) != launch) return false;
+    if (((entry >> ((w / 4) % 32)) & 1) != 0) continue;
+    const GlobalRaceCell& c = word_cells[w / 4];
+    if (__atomic_load_n(&c.bytes_launch, __ATOMIC_RELAXED) == launch || !global_read_changes_nothing(c, me, launch)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace gpulab::sim::detail

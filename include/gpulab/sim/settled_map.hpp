@@ -46,13 +46,6 @@ inline void mark_word(std::uint64_t* map, std::size_t offset, std::uint32_t laun
   }
 }
 
-// Whether an access of `launch` has reached the cells of the 128 bytes holding `offset`.
-__attribute__((always_inline, no_sanitize_address)) inline bool entry_current(const std::uint64_t* map,
-                                                                               std::size_t offset,
-                                                                               std::uint32_t launch) {
-  return (__atomic_load_n(&map[offset / settled_entry_bytes], __ATOMIC_RELAXED) >> 32) == launch;
-}
-
 // Makes the entry of `offset` belong to `launch` (no word settled) if it did not; returns whether it
 // did not (the launch reaches these 128 bytes' cells for the first time).
 inline bool touch_entry(std::uint64_t* map, std::size_t offset, std::uint32_t launch) {

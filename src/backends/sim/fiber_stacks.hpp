@@ -47,9 +47,10 @@ class FiberStacks {
   }
   // The whole mapping, for classifying an address as "some simulated thread's stack".
   bool contains(const void* p) const noexcept {
-    return static_cast<std::size_t>(static_cast<const char*>(p) - base_) < static_cast<std::size_t>(count_) * stride_;
+    return static_cast<std::size_t>(static_cast<const char*>(p) - base_) < bytes();
   }
-  // The mapping's first address, and log2 of a slot's size (guard + stack; slots are aligned to it).
+  // The mapping's first address and size, log2 of a slot's size (guard + stack; slots are aligned to
+  // it) and the guard's size at the bottom of each slot.
   char* base() const noexcept { return base_; }
   std::size_t bytes() const noexcept { return static_cast<std::size_t>(count_) * stride_; }
   unsigned slot_shift() const noexcept { return static_cast<unsigned>(std::countr_zero(stride_)); }

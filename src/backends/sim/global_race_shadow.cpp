@@ -142,7 +142,6 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
   if (bytes == 0 || offset + bytes > bytes_) return std::nullopt;
   const std::size_t first_word = offset / 4 * 4, end = offset + bytes;
   const bool whole_words = offset % 4 == 0 && bytes % 4 == 0;
-  if (!write && words_settled(settled_, offset, bytes, launch)) return std::nullopt;
   // Free slot for a reader: empty, this thread's, or ordered before this read.
   const auto replaceable = [me](std::uint64_t r) {
     const GlobalAccess other = GlobalAccess::from_word(r);
@@ -160,23 +159,9 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
     return !a.empty() && !b.empty() && a.block() == b.block() && a.block() != me.block();
   };
 
-  // Most reads change nothing (global_read_changes_nothing), which is decided without the lock, only
-  // where this launch has already reached the cells: a first read would map in a page of cells that the
-  // locked path then writes, a second page fault, with a TLB flush on every core.
-  if (!write && entry_current(settled_, offset, launch) && entry_current(settled_, end - 1, launch)) {
-    bool unchanged = true;
-    for (std::size_t w = first_word; w < end && unchanged; w += 4) {
-      const GlobalRaceCell& word = word_cells_[w / 4];
-      if (load(word.bytes_launch) == launch) {
-        for (std::size_t i = std::max(w, offset); i < std::min(w + 4, end) && unchanged; ++i) {
-          unchanged = global_read_changes_nothing(byte_cells_[i], me, launch);
-        }
-      } else {
-        unchanged = w >= offset && w + 4 <= end && global_read_changes_nothing(word, me, launch);
-      }
-    }
-    if (unchanged) return std::nullopt;
-  }
+  // Most reads change nothing, which is decided without the lock (a read of parts of words takes the
+  // locked path).
+  if (!write && words_read_unchanged(settled_, word_cells_, offset, bytes, launch, me)) return std::nullopt;
 
   // An access spans at most two stripes (accesses are at most 16 bytes); lock them in address order.
   std::atomic<bool>& first_lock = lock_for(offset);
