@@ -134,5 +134,21 @@ TEST_F(GlobalRaceShadowTest, AWordAccessedInPartsKeepsWhatItsWholeAccessesRecord
   EXPECT_FALSE(shadow.access(at(21), 4, true, 3, GlobalAccess(6, 0, 1, 0)));
 }
 
+// The hooks pass a read of a settled word for memcheck too, so freeing a buffer unsettles its words,
+// and only its words.
+TEST_F(GlobalRaceShadowTest, FreeingARangeUnsettlesItsWords) {
+  const auto offset = [this](int w) { return static_cast<std::size_t>(w) * 4; };
+  for (const int w : {3, 40}) {
+    EXPECT_FALSE(shadow.access(at(w), 4, false, 1, GlobalAccess(0, 0, 1, 0)));
+    EXPECT_FALSE(shadow.access(at(w), 4, false, 1, GlobalAccess(1, 0, 1, 0)));
+    ASSERT_TRUE(word_settled(shadow.settled_words(), offset(w), 1));
+  }
+  shadow.unsettle(reinterpret_cast<std::uintptr_t>(at(32)), 32 * 4);
+  EXPECT_TRUE(word_settled(shadow.settled_words(), offset(3), 1));
+  EXPECT_FALSE(word_settled(shadow.settled_words(), offset(40), 1));
+  // Its cells still hold the launch's readers: a write races with one of them.
+  EXPECT_TRUE(shadow.access(at(40), 4, true, 1, GlobalAccess(2, 0, 1, 0)));
+}
+
 }  // namespace
 }  // namespace gpulab::sim::detail

@@ -1,7 +1,7 @@
 #pragma once
 // racecheck's cell for a device-memory location (a 4-byte word, or a byte of a word accessed in parts;
 // src/backends/sim/global_race_shadow.hpp) and the read that changes nothing in it, shared by the
-// checker and the instrumentation hooks, which decide the common read inline (checked_hooks.hpp).
+// checker and the instrumentation hooks, which decide the common read inline (checked_access.hpp).
 #include <cstddef>
 #include <cstdint>
 

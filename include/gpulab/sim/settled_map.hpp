@@ -4,7 +4,7 @@
 // half, updated whole by compare-and-swap. An entry belongs to the launch that last reached the cells of
 // its 128 bytes, settled words or not. Dense (a sixteenth of the memory it covers), so that the
 // reads it lets through cost little more than the data they read. Shared by the checker and the
-// instrumentation hooks' inline test (checked_hooks.hpp).
+// instrumentation hooks' inline test (checked_access.hpp).
 #include <cstddef>
 #include <cstdint>
 

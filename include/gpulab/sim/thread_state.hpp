@@ -45,7 +45,7 @@ struct HostThreadState {
   void** fast_contexts = nullptr;
   const uint3* thread_indices = nullptr;
   std::source_location* fast_sites = nullptr;
-  // The checks' inline tests (checked_hooks.hpp). memcheck: the sim device's address range and its shadow (a byte
+  // The checks' inline tests (checked_access.hpp). memcheck: the sim device's address range and its shadow (a byte
   // per 8 bytes: how many of them, from the first, are in a live buffer), and one range the checker
   // found valid as a whole (the TLS block that holds static __shared__ arrays).
   std::uintptr_t device_base = 0;
@@ -69,12 +69,14 @@ struct HostThreadState {
   // initcheck's inline test: a byte per byte of device memory, non-zero once written.
   std::uint8_t* device_initialized = nullptr;
   // racecheck on shared memory: each warp's completed warp-synchronous calls, and the shared range the
-  // checker last saw (its word cells, and per word the interval in which it is tracked by bytes).
+  // checker last saw (its word cells, and per word the interval in which it is tracked by bytes), all
+  // of it valid memory (of dynamic shared memory, the launch's bytes).
   const std::uint32_t* warp_epochs = nullptr;
   std::uintptr_t shared_begin = 0;
   std::size_t shared_bytes = 0;
   std::uintptr_t shared_words_begin = 0;
   RaceCell* shared_word_cells = nullptr;
+  std::uintptr_t shared_cells_bias = 0;  // the cell of the word at a (4-byte aligned): bias + 8 * a
   const std::uint32_t* shared_byte_mode = nullptr;
   // Where shared memory can be at all: the dynamic shared memory, and the span of the TLS blocks that
   // hold static __shared__ arrays. racecheck has nothing to do elsewhere (stacks, arguments).

@@ -126,6 +126,7 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   barrier_count = 0;
   ++host_thread.barrier_epoch;
   if ((j.checks & racecheck) && !races) races = std::make_unique<RaceShadow>(shared_memory, shared_capacity, host_thread);
+  if ((j.checks & racecheck) && races) races->set_dynamic_bytes(j.shared_bytes);
 
   host_thread.block = this;
   host_thread.dynamic_shared = shared_memory;

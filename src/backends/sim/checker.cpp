@@ -115,7 +115,7 @@ void memcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write
   }
   for (const AddressRange& r : run.tls) {
     if (r.contains(p)) {  // static __shared__ memory
-      // The inline test (checked_hooks.hpp) takes this range from now on.
+      // The inline test (checked_access.hpp) takes this range from now on.
       host_thread.valid_base = r.begin;
       host_thread.valid_bytes = r.bytes;
       return;
@@ -211,8 +211,10 @@ void check_access(const void* address, std::size_t bytes, bool write) {
   if ((checks & memcheck) && !memcheck_passes(host_thread, reinterpret_cast<std::uintptr_t>(address), bytes)) {
     memcheck_access(*run, address, bytes, write);
   }
-  if (checks & racecheck) racecheck_access(*run, address, bytes, write);
+  // initcheck before racecheck: racecheck may settle the words read, after which the hooks pass their
+  // reads for every check (checked_access.hpp), so they must have passed initcheck first.
   if (checks & initcheck) initcheck_access(*run, address, bytes, write);
+  if (checks & racecheck) racecheck_access(*run, address, bytes, write);
 }
 
 void check_atomic_access(const void* address, std::size_t bytes) {

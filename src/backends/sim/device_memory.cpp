@@ -106,7 +106,10 @@ void DeviceMemory::deallocate(void* p) noexcept {
   // racecheck's cells of a small buffer stay (their launch numbers make them stale): the next buffer at
   // this address, often the same size, reuses them instead of faulting in and zeroing its cells again
   // (which, at 32 bytes of cell a byte, took as long as the checked launch itself in a bench loop).
-  if (races_owner_ && b.bytes >= large_free) races_owner_->forget(b.begin, b.bytes);
+  if (races_owner_) {
+    races_owner_->unsettle(b.begin, b.bytes);
+    if (b.bytes >= large_free) races_owner_->forget(b.begin, b.bytes);
+  }
   std::uintptr_t begin = b.begin;
   std::size_t span = rounded + gap;
   if (span >= large_free) madvise(reinterpret_cast<void*>(begin), span, MADV_DONTNEED);

@@ -116,6 +116,28 @@ void GlobalRaceShadow::forget(std::uintptr_t begin, std::size_t bytes) noexcept 
   drop_pages(byte_cells_ + offset, bytes * sizeof(GlobalRaceCell));
 }
 
+void GlobalRaceShadow::unsettle(std::uintptr_t begin, std::size_t bytes) noexcept {
+  // Buffers are 256-byte aligned with unowned bytes between them, so no entry covers two buffers.
+  // The whole pages of entries go back to the system (they read as 0 again); the entries at either
+  // end are cleared one by one, reading first so that pages never touched stay untouched.
+  std::uint64_t* const first = settled_ + (begin - base_) / settled_entry_bytes;
+  std::uint64_t* const end = settled_ + (begin - base_ + bytes + settled_entry_bytes - 1) / settled_entry_bytes;
+  const auto clear = [](std::uint64_t* from, std::uint64_t* to) {
+    for (std::uint64_t* e = from; e < to; ++e) {
+      if (load(*e) != 0) store(*e, 0);  // 0 belongs to no launch
+    }
+  };
+  const auto page_up = reinterpret_cast<std::uint64_t*>((reinterpret_cast<std::uintptr_t>(first) + page - 1) / page * page);
+  const auto page_down = reinterpret_cast<std::uint64_t*>(reinterpret_cast<std::uintptr_t>(end) / page * page);
+  if (page_up >= page_down) {
+    clear(first, end);
+    return;
+  }
+  clear(first, page_up);
+  drop_pages(page_up, static_cast<std::size_t>(page_down - page_up) * sizeof(std::uint64_t));
+  clear(page_down, end);
+}
+
 GlobalRaceShadow::PartCells GlobalRaceShadow::cells_for_part(std::size_t word, std::size_t first, std::size_t end,
                                                               std::uint32_t launch) noexcept {
   GlobalRaceCell& w = word_cells_[word / 4];

@@ -47,6 +47,9 @@ class GlobalRaceShadow {
   const GlobalRaceCell* word_cells() const noexcept { return word_cells_; }
   // Drops the cells of a freed range (their pages go back to the system).
   void forget(std::uintptr_t begin, std::size_t bytes) noexcept;
+  // Unsettles every word of a freed range: the hooks pass a read of a settled word for memcheck too, and
+  // a launch still running may read the range after the free.
+  void unsettle(std::uintptr_t begin, std::size_t bytes) noexcept;
 
  private:
   std::atomic<bool>& lock_for(std::size_t offset) noexcept { return locks_[(offset >> 6) % locks_.size()]; }

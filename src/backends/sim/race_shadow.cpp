@@ -31,12 +31,18 @@ RaceShadow::RaceShadow(unsigned char* dynamic, std::size_t capacity, HostThreadS
   publish_last();
 }
 
+void RaceShadow::set_dynamic_bytes(std::size_t bytes) noexcept {
+  dynamic_bytes_ = std::min(bytes, ranges_[0].where.bytes);
+  publish_last();
+}
+
 void RaceShadow::publish_last() noexcept {
   const Range& r = ranges_[last_];
   hooks_.shared_begin = r.where.begin;
-  hooks_.shared_bytes = r.where.bytes;
+  hooks_.shared_bytes = r.dynamic ? dynamic_bytes_ : r.where.bytes;
   hooks_.shared_words_begin = r.words_begin;
   hooks_.shared_word_cells = r.word_cells.get();
+  hooks_.shared_cells_bias = reinterpret_cast<std::uintptr_t>(r.word_cells.get()) - r.words_begin * (sizeof(RaceCell) / 4);
   hooks_.shared_byte_mode = r.byte_mode.get();
 }
 
@@ -81,6 +87,7 @@ RaceCells RaceShadow::cells_for(const void* p, std::size_t bytes, std::uint32_t 
     for (std::uintptr_t b = std::max(word, r->where.begin); b < std::min(word + 4, r->where.begin + r->where.bytes); ++b) {
       r->cells[b - r->where.begin] = r->word_cells[w];
     }
+    r->word_cells[w].read_state = 0;  // the hooks' read test must not pass the word cell any more
   }
   return RaceCells{&r->cells[a - r->where.begin], bytes, 1};
 }

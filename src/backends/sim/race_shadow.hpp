@@ -37,9 +37,12 @@ struct RaceCells {
 class RaceShadow {
  public:
   // Covers [dynamic, dynamic + capacity) and the calling thread's TLS blocks. The hooks' inline test
-  // (checked_hooks.hpp) reads `hooks`, the calling thread's state: where shared memory can be, and the
+  // (checked_access.hpp) reads `hooks`, the calling thread's state: where shared memory can be, and the
   // word cells of the range last accessed, kept in step here.
   RaceShadow(unsigned char* dynamic, std::size_t capacity, HostThreadState& hooks);
+  // The dynamic shared bytes of the launch now running: the hooks' range of dynamic shared memory stops
+  // there, so that whatever lies in their range is valid memory for memcheck as well.
+  void set_dynamic_bytes(std::size_t bytes) noexcept;
   // Where p is when all of [p, p + bytes) is in one shared range.
   SharedLocation locate(const void* p, std::size_t bytes) noexcept;
   // The cells of [p, p + bytes) in barrier interval `epoch` (no cells when the access is not within one
@@ -61,6 +64,7 @@ class RaceShadow {
   void publish_last() noexcept;  // ranges_[last_]'s word cells to hooks_
   std::vector<Range> ranges_;
   std::size_t last_ = 0;  // the range of the last hit: a kernel's accesses mostly go to one array
+  std::size_t dynamic_bytes_ = 0;  // of ranges_[0]'s capacity, what the running launch asked for
   HostThreadState& hooks_;
 };
 
