@@ -25,8 +25,8 @@ __attribute__((always_inline, no_sanitize_address)) inline bool words_settled(co
                                                                                std::size_t offset, std::size_t bytes,
                                                                                std::uint32_t launch) {
   if (((offset | bytes) & 3) != 0) return false;
-  for (std::size_t w = offset; w < offset + bytes; w += 4) {
-    if (!word_settled(map, w, launch)) return false;
+  for (std::size_t i = 0; i < bytes / 4; ++i) {  // counted, not bounded by offset + bytes: nothing can wrap
+    if (!word_settled(map, offset + 4 * i, launch)) return false;
   }
   return true;
 }
