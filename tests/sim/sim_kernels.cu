@@ -331,6 +331,21 @@ __global__ void global_race_across_blocks(int* slots, int* out) {
 }
 GPULAB_EXPORT_KERNEL(global_race_across_blocks);
 
+// Every thread of one block reads one global word, twice, with a barrier between; then thread 40
+// writes it. Past its first few reads, a block's reads of a word are noted once for all until its next
+// barrier or warp call (checked_access.hpp): the second round must be recorded afresh. barrier_first
+// 1: a barrier orders the write after every read (correct); 0: the write races with the second round.
+__global__ void global_reads_then_write(int* word, int* out, int barrier_first) {
+  const unsigned t = threadIdx.x;
+  int v = word[0];
+  __syncthreads();
+  v += word[0];
+  if (barrier_first) __syncthreads();
+  if (t == 40) word[0] = v;
+  out[t] = v;
+}
+GPULAB_EXPORT_KERNEL(global_reads_then_write);
+
 // Every thread of every block counts into one word with atomics: ordered by definition, no race.
 __global__ void global_atomic_count(int* count) { atomicAdd(count, 1); }
 GPULAB_EXPORT_KERNEL(global_atomic_count);

@@ -150,5 +150,25 @@ TEST_F(GlobalRaceShadowTest, FreeingARangeUnsettlesItsWords) {
   EXPECT_TRUE(shadow.access(at(40), 4, true, 1, GlobalAccess(2, 0, 1, 0)));
 }
 
+// A block's reads of a word change nothing, all at once, only while its two readers are distinct
+// threads of that block in its present barrier interval and warp epochs, and nothing wrote the word.
+TEST_F(GlobalRaceShadowTest, ABlocksReadsChangeNothingOnlyWhileItsTwoReadersArePresent) {
+  const GlobalRaceCell& cell = shadow.word_cells()[7];
+  const std::uint32_t now[2] = {0, 0};    // warp epochs of warps 0 and 1 (threads 3 and 40)
+  const std::uint32_t later[2] = {0, 1};  // warp 1 made a warp call since
+  EXPECT_FALSE(shadow.access(at(7), 4, false, 1, GlobalAccess(2, 3, 5, 0)));  // block 2, barrier epoch 5
+  EXPECT_FALSE(block_reads_change_nothing(cell, 1, 2, 5, now));  // one reader: the next read is recorded
+  EXPECT_FALSE(shadow.access(at(7), 4, false, 1, GlobalAccess(2, 40, 5, 0)));
+  EXPECT_TRUE(block_reads_change_nothing(cell, 1, 2, 5, now));
+  EXPECT_FALSE(block_reads_change_nothing(cell, 1, 3, 5, now));    // another block's reads widen the slots
+  EXPECT_FALSE(block_reads_change_nothing(cell, 1, 2, 6, now));    // after a barrier they replace them
+  EXPECT_FALSE(block_reads_change_nothing(cell, 1, 2, 5, later));  // thread 40's warp-mates too
+  EXPECT_FALSE(block_reads_change_nothing(cell, 2, 2, 5, now));    // another launch starts afresh
+  EXPECT_TRUE(shadow.access(at(7), 4, true, 1, GlobalAccess(2, 9, 5, 0)));  // a write races...
+  EXPECT_FALSE(block_reads_change_nothing(cell, 1, 2, 5, now));  // ... and reads must meet it
+  EXPECT_NE(block_read_key(7, 12), block_read_key(7, 13));        // entries lapse with the order epoch
+  EXPECT_LT(block_read_slot(0xffffffffu), block_read_slots);
+}
+
 }  // namespace
 }  // namespace gpulab::sim::detail

@@ -207,6 +207,27 @@ TEST(SimChecks, RacecheckReportsGlobalMemoryRacesInABlockAndAcrossBlocks) {
   }
 }
 
+TEST(SimChecks, RacecheckRecordsABlocksReadsAfreshAfterABarrier) {
+  sim::ScopedChecks checks(sim::racecheck | sim::memcheck | sim::initcheck);
+  Stream s(sim_dev());
+  auto word = filled<int>(1, 3);
+  auto out = filled<int>(64, 0);
+  Kernel<void(int*, int*, int)> k("global_reads_then_write");
+  EXPECT_EQ(fault_message([&] {
+              launch(k, LaunchConfig{1, 64, 0, s}, word.data(), out.data(), 1);
+              s.synchronize();
+            }),
+            "");
+  EXPECT_EQ(download(out)[63], 6);
+  const std::string msg = fault_message([&] {
+    launch(k, LaunchConfig{1, 64, 0, s}, word.data(), out.data(), 0);
+    s.synchronize();
+  });
+  EXPECT_CONTAINS(msg, "write-after-read hazard on global memory, offset 0");
+  EXPECT_CONTAINS(msg, "thread (40, 0, 0) of block (0, 0, 0) wrote it");
+  EXPECT_CONTAINS(msg, "no __syncthreads between them");
+}
+
 TEST(SimChecks, RacecheckAcceptsOrderedGlobalAccessesAndAtomics) {
   sim::ScopedChecks checks(sim::racecheck | sim::memcheck);
   Stream s(sim_dev());

@@ -48,9 +48,25 @@ __attribute__((noinline, no_sanitize_address, visibility("hidden"))) inline void
       words_read_unchanged(h.race_settled, h.race_word_cells, offset, bytes, h.race_launch,
                            GlobalAccess(h.race_block, h.current, h.barrier_epoch, h.warp_epochs[h.current / 32])) &&
       ((h.checks & initcheck) == 0 || (h.device_initialized != nullptr && initcheck_passes(h, offset, bytes, write)))) {
+    // When no read of the word by this block changes anything until its next barrier or warp call,
+    // say so to the hooks (block_read_recorded): the block's other threads then skip the cell.
+    if (bytes == 4 && (offset & 3) == 0 && h.block_reads != nullptr &&
+        block_reads_change_nothing(h.race_word_cells[offset / 4], h.race_launch, h.race_block, h.barrier_epoch,
+                                   h.warp_epochs)) {
+      h.block_reads[block_read_slot(offset / 4)] = block_read_key(offset / 4, h.order_epoch);
+    }
     return;
   }
   check_access(p, bytes, write);
+}
+
+// racecheck: a read of a whole device word that, as the running block's reads of it have nothing to
+// record until its next barrier or warp call, was noted in the block-read table (global_race_cell.hpp).
+__attribute__((always_inline, no_sanitize_address)) inline bool block_read_recorded(const HostThreadState& h,
+                                                                                     std::size_t offset,
+                                                                                     std::size_t bytes) {
+  return bytes == 4 && (offset & 3) == 0 && h.block_reads != nullptr &&
+         h.block_reads[block_read_slot(offset / 4)] == block_read_key(offset / 4, h.order_epoch);
 }
 
 // racecheck: an access to whole words of the shared range the checker last saw (the caller found `a`
@@ -107,9 +123,10 @@ __attribute__((always_inline, no_sanitize_address)) inline void checked_access(c
     // only in an access the checker passed through memcheck and initcheck first (check_access), and
     // neither can fail later in the launch (marks are never taken back; a freed buffer's words are
     // unsettled). That is most reads under racecheck, decided with one load.
-    if ((checks & racecheck) != 0 && !write && h.race_settled != nullptr &&
-        words_settled(h.race_settled, offset, bytes, h.race_launch)) {
-      return;
+    bool race_recorded = false;  // racecheck has nothing to record for this access
+    if ((checks & racecheck) != 0 && !write && h.race_settled != nullptr) {
+      if (words_settled(h.race_settled, offset, bytes, h.race_launch)) return;
+      race_recorded = block_read_recorded(h, offset, bytes);
     }
     // Otherwise every check's test must pass. The shadow's first when memcheck or initcheck is on
     // (initcheck marks only bytes of live buffers); racecheck alone does not need it.
@@ -117,7 +134,7 @@ __attribute__((always_inline, no_sanitize_address)) inline void checked_access(c
       check_access(p, bytes, write);
       return;
     }
-    if ((checks & racecheck) != 0) {
+    if ((checks & racecheck) != 0 && !race_recorded) {
       device_access_past_settled(p, bytes, write);
       return;
     }

@@ -88,6 +88,7 @@ __attribute__((always_inline)) inline bool fast_barrier(const std::source_locati
   if (next == h.thread_count) {  // the last arrival: everyone is released
     next = 0;
     ++h.barrier_epoch;
+    ++h.order_epoch;
   }
   h.fast_sites[me] = where;
   // The thread after `next` runs next-but-one; its resume point and the kernel frame above it were

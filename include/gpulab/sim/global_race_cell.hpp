@@ -108,4 +108,40 @@ __attribute__((always_inline, no_sanitize_address)) inline bool words_read_uncha
   return true;
 }
 
+// The running block's reads that change nothing, kept by the hooks on each host thread (a block runs on
+// one): a direct-mapped table of words, each entry the word's index and the host thread's order epoch
+// (barriers released, warp calls completed and blocks started) when it was made, so that an entry
+// lapses at the block's next ordering event. Only for device memory of at most 2^32 words.
+inline constexpr std::size_t block_read_slots = 8192;
+__attribute__((always_inline, no_sanitize_address)) inline std::size_t block_read_slot(std::uint64_t word) {
+  return static_cast<std::size_t>((word * 0x9e3779b97f4a7c15ull) >> 51);  // spreads a column walk's words
+}
+__attribute__((always_inline, no_sanitize_address)) inline std::uint64_t block_read_key(std::uint64_t word,
+                                                                                          std::uint32_t order_epoch) {
+  return word << 32 | order_epoch;
+}
+
+// Whether every read of the word by the running block (`block`, in barrier epoch `barrier_epoch`, its
+// warps' epochs `warp_epochs`), until its next barrier or warp call, changes nothing in cell `c`
+// (global_read_changes_nothing for all of them at once): nothing wrote it in `launch`, it is tracked
+// whole, and its two readers are distinct threads of this block recorded in its present barrier
+// interval and their warps' present epochs. Any such read is then unordered with both, or is one of
+// them and would record the same access again; a read by another block still goes to the cell, and a
+// write by anyone still races with the two readers.
+__attribute__((always_inline, no_sanitize_address)) inline bool block_reads_change_nothing(
+    const GlobalRaceCell& c, std::uint32_t launch, std::uint64_t block, std::uint32_t barrier_epoch,
+    const std::uint32_t* warp_epochs) {
+  if (__atomic_load_n(&c.launch, __ATOMIC_RELAXED) != launch || __atomic_load_n(&c.bytes_launch, __ATOMIC_RELAXED) == launch ||
+      __atomic_load_n(&c.writer, __ATOMIC_RELAXED) != 0) {
+    return false;
+  }
+  // (No lambda here: the hooks' callees must be inlined, never instrumented functions of their own.)
+  const GlobalAccess r0 = GlobalAccess::from_word(__atomic_load_n(&c.readers[0], __ATOMIC_RELAXED));
+  const GlobalAccess r1 = GlobalAccess::from_word(__atomic_load_n(&c.readers[1], __ATOMIC_RELAXED));
+  if (r0.empty() || r1.empty() || r0.thread() == r1.thread()) return false;
+  const GlobalAccess now0(block, r0.thread(), barrier_epoch, warp_epochs[r0.thread() / 32]);
+  const GlobalAccess now1(block, r1.thread(), barrier_epoch, warp_epochs[r1.thread() / 32]);
+  return now0.word() == r0.word() && now1.word() == r1.word();
+}
+
 }  // namespace gpulab::sim::detail

@@ -66,6 +66,11 @@ struct HostThreadState {
   const GlobalRaceCell* race_word_cells = nullptr;
   std::uint32_t race_launch = 0;
   std::uint64_t race_block = 0;
+  // ... and the device words whose reads by the running block change nothing in their cells until its
+  // next barrier or warp call (global_race_cell.hpp: block_read_slot), null when not kept; and a count
+  // of those events on this host thread, blocks started included, which the entries carry.
+  std::uint64_t* block_reads = nullptr;
+  std::uint32_t order_epoch = 0;
   // initcheck's inline test: a byte per byte of device memory, non-zero once written.
   std::uint8_t* device_initialized = nullptr;
   // racecheck on shared memory: each warp's completed warp-synchronous calls, and the shared range the

@@ -125,6 +125,7 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   arrived = 0;
   barrier_count = 0;
   ++host_thread.barrier_epoch;
+  ++host_thread.order_epoch;
   if ((j.checks & racecheck) && !races) races = std::make_unique<RaceShadow>(shared_memory, shared_capacity, host_thread);
   if ((j.checks & racecheck) && races) races->set_dynamic_bytes(j.shared_bytes);
 
@@ -145,6 +146,10 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   host_thread.race_word_cells = global_races != nullptr ? global_races->word_cells() : nullptr;
   host_thread.race_launch = j.race_launch;
   host_thread.race_block = linear;
+  // The block-read table holds word indices in 32 bits.
+  const bool block_reads_fit = j.memory->reserved() / 4 <= std::size_t{0xffffffffu};
+  if (global_races != nullptr && block_reads_fit && block_reads.empty()) block_reads.assign(block_read_slots, 0);
+  host_thread.block_reads = global_races != nullptr && block_reads_fit ? block_reads.data() : nullptr;
   host_thread.device_initialized = (j.checks & initcheck) ? j.memory->initialized_marks() : nullptr;
   host_thread.warp_epochs = warp_epochs.data();
   host_thread.thread_count = thread_count;
@@ -429,6 +434,7 @@ bool BlockRun::release_barrier() {
   arrived = 0;
   barrier_count = 0;
   ++host_thread.barrier_epoch;
+  ++host_thread.order_epoch;
   // Everyone was at this barrier, so no warp call or __activemask is pending and every thread has
   // started. (synccheck's test of each arrival's site is in the fast path too.)
   if (fast_mode_possible && live == thread_count && thread_count > 1) {
@@ -575,6 +581,7 @@ void BlockRun::complete_warp(unsigned wi, unsigned required) {
   w.arrived &= ~required;
   w.exited_since_sync = 0;
   ++warp_epochs[wi];
+  ++host_thread.order_epoch;
 }
 
 unsigned BlockRun::active_mask(const std::source_location& where) {

@@ -134,6 +134,7 @@ struct BlockRun {
   std::vector<std::source_location> sites;  // where a waiting thread waits
   std::vector<WarpRun> warps;
   std::vector<std::uint32_t> warp_epochs;  // per warp: completed warp-synchronous calls (racecheck orders lanes by them)
+  std::vector<std::uint64_t> block_reads;  // racecheck's block-read table (HostThreadState::block_reads)
   FiberStacks stacks;
   FiberContext host_context = nullptr;
   StackRange host_stack;
