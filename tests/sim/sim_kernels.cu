@@ -335,11 +335,13 @@ GPULAB_EXPORT_KERNEL(global_race_across_blocks);
 // writes it. Past its first few reads, a block's reads of a word are noted once for all until its next
 // barrier or warp call (checked_access.hpp): the second round must be recorded afresh. barrier_first
 // 1: a barrier orders the write after every read (correct); 0: the write races with the second round.
-__global__ void global_reads_then_write(int* word, int* out, int barrier_first) {
+// The rounds index the word with two arguments (both 0): with one index, the sanitize preset's build
+// (whose __syncthreads is an out-of-line call) instrumented only the first of the two reads.
+__global__ void global_reads_then_write(int* word, int* out, int barrier_first, int first, int second) {
   const unsigned t = threadIdx.x;
-  int v = word[0];
+  int v = word[first];
   __syncthreads();
-  v += word[0];
+  v += word[second];
   if (barrier_first) __syncthreads();
   if (t == 40) word[0] = v;
   out[t] = v;

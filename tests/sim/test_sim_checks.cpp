@@ -212,15 +212,15 @@ TEST(SimChecks, RacecheckRecordsABlocksReadsAfreshAfterABarrier) {
   Stream s(sim_dev());
   auto word = filled<int>(1, 3);
   auto out = filled<int>(64, 0);
-  Kernel<void(int*, int*, int)> k("global_reads_then_write");
+  Kernel<void(int*, int*, int, int, int)> k("global_reads_then_write");
   EXPECT_EQ(fault_message([&] {
-              launch(k, LaunchConfig{1, 64, 0, s}, word.data(), out.data(), 1);
+              launch(k, LaunchConfig{1, 64, 0, s}, word.data(), out.data(), 1, 0, 0);
               s.synchronize();
             }),
             "");
   EXPECT_EQ(download(out)[63], 6);
   const std::string msg = fault_message([&] {
-    launch(k, LaunchConfig{1, 64, 0, s}, word.data(), out.data(), 0);
+    launch(k, LaunchConfig{1, 64, 0, s}, word.data(), out.data(), 0, 0, 0);
     s.synchronize();
   });
   EXPECT_CONTAINS(msg, "write-after-read hazard on global memory, offset 0");
