@@ -108,8 +108,9 @@ __attribute__((always_inline, no_sanitize_address)) inline bool shared_access_re
 // The common cases, decided here in a few instructions with no call into the checker: for memcheck
 // those of memcheck_passes (thread_state.hpp); for initcheck those of initcheck_passes; for racecheck a
 // whole-word read of device memory that is settled in this launch (settled_map.hpp), which passes the
-// other checks too, or one that records nothing (device_access_past_settled), or a whole-word access
-// to shared memory (shared_access_recorded). Anything else (an access that straddles 8-byte granules,
+// other checks too, or that the running block's reads have nothing to record for (block_read_recorded),
+// or that records nothing in its cell (device_access_past_settled), or a whole-word access to shared
+// memory (shared_access_recorded). Anything else (an access that straddles 8-byte granules,
 // a write of device memory under racecheck, a fault) goes to check_access, which decides and reports.
 __attribute__((always_inline, no_sanitize_address)) inline void checked_access(const void* p, std::size_t bytes,
                                                                                  bool write) {
