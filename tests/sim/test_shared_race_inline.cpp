@@ -28,7 +28,10 @@ class SharedRaceInlineTest : public ::testing::Test {
     return shared_access_recorded(h, address(w), 4, write);
   }
   std::uintptr_t address(int w) const { return reinterpret_cast<std::uintptr_t>(shared.data()) + 4 * static_cast<std::uintptr_t>(w); }
-  const RaceCell& cell(int w) const { return h.shared_word_cells[w]; }
+  // Word w's cell as the hooks find it (FindsAWordsCellFromItsAddress checks it is the checker's).
+  const RaceCell& cell(int w) const {
+    return *reinterpret_cast<const RaceCell*>(h.shared_cells_bias + address(w) * (sizeof(RaceCell) / 4));
+  }
   RaceAccessor who(unsigned t) const { return {t, t / 32, warp_epochs[t / 32], 1u << (t % 32)}; }
 
   alignas(4) std::array<unsigned char, 256> shared{};
@@ -40,7 +43,9 @@ class SharedRaceInlineTest : public ::testing::Test {
 TEST_F(SharedRaceInlineTest, FindsAWordsCellFromItsAddress) {
   EXPECT_EQ(h.shared_bytes, shared.size());
   for (const int w : {0, 1, 17, 63}) {
-    EXPECT_EQ(reinterpret_cast<const RaceCell*>(h.shared_cells_bias + address(w) * (sizeof(RaceCell) / 4)), &cell(w));
+    const RaceCells checkers = races.cells_for(reinterpret_cast<const void*>(address(w)), 4, h.barrier_epoch);
+    ASSERT_EQ(checkers.unit, 4u);
+    EXPECT_EQ(checkers.cells, &cell(w));
   }
   // The dynamic range the hooks see stops at the launch's bytes: what lies past them is for memcheck.
   races.set_dynamic_bytes(64);

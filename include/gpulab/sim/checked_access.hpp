@@ -14,6 +14,11 @@
 
 namespace gpulab::sim::detail {
 
+// initcheck: whether four marks, loaded as one word, are all set (no zero byte among them).
+__attribute__((always_inline, no_sanitize_address)) inline bool four_marks_set(std::uint32_t marks) {
+  return ((marks - 0x01010101u) & ~marks & 0x80808080u) == 0;
+}
+
 // initcheck: a read whose bytes were all written, or a write, which marks them (relaxed stores of the
 // access's own bytes, as the checker's; its launch has told DeviceMemory that bytes get marked).
 __attribute__((always_inline, no_sanitize_address)) inline bool initcheck_passes(const HostThreadState& h,
@@ -26,8 +31,7 @@ __attribute__((always_inline, no_sanitize_address)) inline bool initcheck_passes
       __atomic_store_n(word, 0x01010101u, __ATOMIC_RELAXED);
       return true;
     }
-    const std::uint32_t marks = __atomic_load_n(word, __ATOMIC_RELAXED);
-    return ((marks - 0x01010101u) & ~marks & 0x80808080u) == 0;  // no zero byte
+    return four_marks_set(__atomic_load_n(word, __ATOMIC_RELAXED));
   }
   if (write) return false;
   for (std::size_t i = 0; i < bytes; ++i) {

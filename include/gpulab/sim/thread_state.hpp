@@ -29,7 +29,6 @@ struct dim3 {
 namespace gpulab::sim::detail {
 
 struct BlockRun;  // the engine's state of the block this host thread is running
-struct RaceCell;        // race_cell.hpp
 struct GlobalRaceCell;  // global_race_cell.hpp
 
 struct HostThreadState {
@@ -80,7 +79,6 @@ struct HostThreadState {
   std::uintptr_t shared_begin = 0;
   std::size_t shared_bytes = 0;
   std::uintptr_t shared_words_begin = 0;
-  RaceCell* shared_word_cells = nullptr;
   std::uintptr_t shared_cells_bias = 0;  // the cell of the word at a (4-byte aligned): bias + 8 * a
   const std::uint32_t* shared_byte_mode = nullptr;
   // Where shared memory can be at all: the dynamic shared memory, and the span of the TLS blocks that

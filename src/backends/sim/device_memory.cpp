@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <gpulab/error.hpp>
+#include <gpulab/sim/checked_access.hpp>
 
 #include "backends/sim/global_race_shadow.hpp"
 #include "runtime/env.hpp"
@@ -188,8 +189,7 @@ std::optional<std::size_t> DeviceMemory::first_uninitialized(const void* p, std:
     // marks are stored), the bytes one by one only where one is missing.
     bool all = true;
     for (std::size_t i = 0; i < bytes && all; i += 4) {
-      const std::uint32_t marks = __atomic_load_n(reinterpret_cast<const std::uint32_t*>(initialized_ + offset + i), __ATOMIC_RELAXED);
-      all = ((marks - 0x01010101u) & ~marks & 0x80808080u) == 0;  // no zero byte
+      all = four_marks_set(__atomic_load_n(reinterpret_cast<const std::uint32_t*>(initialized_ + offset + i), __ATOMIC_RELAXED));
     }
     if (all) return std::nullopt;
   }

@@ -41,7 +41,6 @@ void RaceShadow::publish_last() noexcept {
   hooks_.shared_begin = r.where.begin;
   hooks_.shared_bytes = r.dynamic ? dynamic_bytes_ : r.where.bytes;
   hooks_.shared_words_begin = r.words_begin;
-  hooks_.shared_word_cells = r.word_cells.get();
   hooks_.shared_cells_bias = reinterpret_cast<std::uintptr_t>(r.word_cells.get()) - r.words_begin * (sizeof(RaceCell) / 4);
   hooks_.shared_byte_mode = r.byte_mode.get();
 }
