@@ -78,6 +78,9 @@ struct MatmulImpl {
   // Whether float32 operands enter the product rounded to TF32 (10-bit mantissa): what accuracy to
   // expect of it, so the bench's tolerance follows this flag.
   bool float32_as_tf32 = false;
+  // Called by bench after the implementation's row is timed, to stop what would take cores from the
+  // rows after it (OpenBLAS's idle workers spin on sched_yield for a while after every call). May be empty.
+  std::function<void()> after_bench_row;
 
   bool runs_on(DeviceKind kind) const { return static_cast<bool>(run[static_cast<int>(kind)]); }
   std::vector<DeviceKind> device_kinds() const;
@@ -98,6 +101,7 @@ struct MatmulRegistration {
   std::function<void(const AnyMatmulArgs&, const MatmulContext&)> run;
   bool automatic = true;  // false: `auto` never picks it (it changes the arithmetic, e.g. TF32)
   bool float32_as_tf32 = false;  // float32 operands are rounded to TF32 before multiplying
+  std::function<void()> after_bench_row{};  // may be empty (MatmulImpl::after_bench_row)
 };
 
 // Returns true, so that a registration can initialise a namespace-scope constant.

@@ -100,6 +100,7 @@ BenchContext collect_context(const BenchConfig& config, const std::vector<Device
   ctx.seed = config.seed;
   ctx.repeat = config.repeat;
   ctx.warmup = config.warmup;
+  ctx.warmup_ms = config.warmup_ms;
   ctx.time_budget_ms = config.time_budget_ms;
   ctx.include_transfers = config.include_transfers;
   ctx.streams = config.streams;

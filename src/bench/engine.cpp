@@ -32,6 +32,12 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
+// Whether warm-up run `done` + 1 is due: fewer than --warmup runs so far (the first call counts), or
+// less than --warmup-ms since the first call began.
+bool warming_up(const BenchConfig& config, int done, Clock::time_point first_call) {
+  return done < config.warmup || ms_since(first_call) < config.warmup_ms;
+}
+
 // The baseline of the speed-up column: the registry's first CPU implementation, the guide's triple
 // loop (cpu-naive).
 const MatmulImpl* baseline_impl() {
@@ -159,7 +165,7 @@ void run_host_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, cons
   double estimate = r.first_call_ms;
   r.warmup = 1;
   const auto t_warm = Clock::now();
-  for (int w = 1; w < config.warmup; ++w) {
+  for (int w = 1; warming_up(config, w, t_first); ++w) {
     if (config.time_budget_ms > 0 && ms_since(t_warm) + estimate > config.time_budget_ms / 2) break;
     const auto t0 = Clock::now();
     call(w % sets);
@@ -310,7 +316,7 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
   double estimate = r.first_call_ms;
   r.warmup = 1;
   const auto t_warm = Clock::now();
-  for (int w = 1; w < config.warmup; ++w) {
+  for (int w = 1; warming_up(config, w, t_first); ++w) {
     if (config.time_budget_ms > 0 && ms_since(t_warm) + estimate > config.time_budget_ms / 2) break;
     e0.record(stream);
     call(w % sets);
@@ -479,6 +485,7 @@ void run_rows(const BenchConfig& config, const std::vector<PlannedRow>& plan, Be
           } else {
             run_device_row<T>(r, *row.impl, *ws, config, row.device);
           }
+          if (row.impl->after_bench_row) row.impl->after_bench_row();
         } catch (const std::exception& e) {
           r.error = e.what();
           r.verified = false;

@@ -112,6 +112,7 @@ json context_json(const BenchContext& c) {
           {"seed", c.seed},
           {"repeat", c.repeat},
           {"warmup", c.warmup},
+          {"warmup_ms", c.warmup_ms},
           {"time_budget_ms", c.time_budget_ms},
           {"include_transfers", c.include_transfers},
           {"streams", c.streams},

@@ -2,6 +2,7 @@
 // beside gpulab's own GEMM. Built only when CMake found OpenBLAS. Column-major operands are passed as
 // transposes, so no layout is copied.
 #include <cblas.h>
+#include <dlfcn.h>
 
 #include <mutex>
 #include <string>
@@ -53,6 +54,22 @@ void openblas_gemm(const MatmulArgs<T>& args, int threads) {
   }
 }
 
+// OpenBLAS's pthread build starts its workers when it loads, and after every call they spin on
+// sched_yield for 2^28 cycles (OPENBLAS_THREAD_TIMEOUT, read at load) before sleeping: for the first
+// ~100 ms of every gpulab process, and after each openblas bench row, a core goes to them. Measured: the
+// simulator's naive kernel at 256 timed 13.5 ms instead of 6.9 in 3 of 8 runs started right after
+// another process (its two workers left on one core), none with OPENBLAS_NUM_THREADS=1. Their shutdown
+// function (OpenBLAS runs it before a fork; the next threaded call starts the workers again) ends that
+// now. Looked up at run time: it is not in cblas.h, and a build without it only keeps the spinning.
+void park_openblas_workers() {
+  using Shutdown = int (*)();
+  static const auto shutdown = reinterpret_cast<Shutdown>(dlsym(RTLD_DEFAULT, "blas_thread_shutdown_"));
+  if (shutdown == nullptr) return;
+  std::lock_guard lock(thread_count_mutex);  // not while a call of ours runs
+  shutdown();
+}
+const bool parked_at_load = (park_openblas_workers(), true);
+
 // OPENBLAS_VERSION is " OpenBLAS 0.3.21 ".
 std::string version() {
   std::string v = OPENBLAS_VERSION;
@@ -90,6 +107,7 @@ const bool registered = register_matmul({
               },
               args);
         },
+    .after_bench_row = park_openblas_workers,
 });
 
 }  // namespace

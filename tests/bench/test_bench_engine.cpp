@@ -87,6 +87,25 @@ TEST(BenchEngine, CpuNaiveRowsAreTimedAndVerified) {
   }
 }
 
+TEST(BenchEngine, WarmUpRunsBothTheCountAndTheTime) {
+  BenchConfig config = small_config();
+  config.shapes = {{17, 17, 17}};  // microseconds a call, sanitizers included
+  config.warmup = 3;
+  config.warmup_ms = 0;
+  BenchReport report = run_bench(config);
+  ASSERT_EQ(report.results.size(), 1u);
+  EXPECT_EQ(report.results[0].warmup, 3);  // the count alone
+  EXPECT_EQ(report.context.warmup_ms, 0);
+
+  config.warmup = 1;
+  config.warmup_ms = 30;
+  report = run_bench(config);
+  ASSERT_EQ(report.results.size(), 1u);
+  EXPECT_GT(report.results[0].warmup, 3);  // calls until 30 ms had passed
+  EXPECT_EQ(report.context.warmup_ms, 30);
+  EXPECT_TRUE(report.all_verified());
+}
+
 TEST(BenchEngine, AWrongProductFailsVerification) {
   ASSERT_TRUE(corrupted_registered);
   BenchConfig config = small_config();

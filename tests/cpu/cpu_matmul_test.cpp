@@ -32,8 +32,8 @@ TEST(CpuMatmulRegistry, AutoPicksCpuPackedOnTheHost) {
 }
 
 template <class T>
-void check_impl(const std::string& name, Layout la, Layout lb, Layout lc, int threads) {
-  const int m = 67, n = 45, k = 131;
+void check_impl(const std::string& name, Layout la, Layout lb, Layout lc, int threads, int m = 67, int n = 45,
+                int k = 131) {
   const std::uint64_t seed = fresh_seed();
   TestMatrix<T> a(m, k, la, 3), b(k, n, lb, 2), c(m, n, lc, 1);
   a.fill_random(seed);
@@ -96,6 +96,18 @@ TEST(OpenblasPeer, EveryLayoutAndThreadCount) {
         check_impl<double>("openblas", la, lb, lc, 0);
       }
     }
+  }
+}
+TEST(OpenblasPeer, RunsAgainOnAllCoresAfterItsWorkersAreParked) {
+  const MatmulImpl* impl = find_matmul("openblas");
+  ASSERT_NE(impl, nullptr);
+  ASSERT_TRUE(impl->after_bench_row);  // bench parks them after the row
+  for (int round = 0; round < 3; ++round) {
+    SCOPED_TRACE(round);
+    // Large enough for OpenBLAS to split over its workers, which parking ended.
+    check_impl<double>("openblas", Layout::row_major, Layout::col_major, Layout::row_major, 0, 331, 293, 307);
+    check_impl<float>("openblas", Layout::col_major, Layout::row_major, Layout::row_major, 0, 257, 301, 263);
+    impl->after_bench_row();
   }
 }
 #else

@@ -29,7 +29,7 @@ namespace {
 struct BenchOptions {
   std::string device, impls, sizes, dtype = "float32", format = "table", out, plot;
   int repeat = 10, warmup = 1, threads = 0, streams = 0;
-  double time_budget_ms = 2000;
+  double time_budget_ms = 2000, warmup_ms = 50;
   std::uint64_t seed = 42;
   bool include_transfers = false, list = false, no_progress = false;
 };
@@ -112,9 +112,11 @@ void run(const BenchOptions& o, const CLI::App& sub, CommandContext& ctx) {
   if (o.warmup < 1) throw InvalidArgument(fmt::format("--warmup {}: needs at least 1 (the first call counts)", o.warmup));
   if (o.streams < 0 || o.streams > 64) throw InvalidArgument(fmt::format("--streams {}: needs 0 to 64", o.streams));
   if (o.threads < 0) throw InvalidArgument(fmt::format("--threads {}: needs 0 (all cores) or more", o.threads));
+  if (o.warmup_ms < 0) throw InvalidArgument(fmt::format("--warmup-ms {}: needs 0 or more", o.warmup_ms));
   if (o.time_budget_ms < 0) throw InvalidArgument(fmt::format("--time-budget {}: needs 0 (none) or more", o.time_budget_ms));
   config.repeat = o.repeat;
   config.warmup = o.warmup;
+  config.warmup_ms = o.warmup_ms;
   config.threads = o.threads;
   config.streams = o.streams;
   config.time_budget_ms = o.time_budget_ms;
@@ -164,6 +166,7 @@ void add_bench_command(CLI::App& app, CommandContext& ctx) {
   sub->add_option("--dtype", options->dtype, "float32, float64 or int32")->capture_default_str();
   sub->add_option("--repeat", options->repeat, "Timed runs at most (fewer for slow rows, by --time-budget)")->capture_default_str();
   sub->add_option("--warmup", options->warmup, "Untimed runs, the first call included")->capture_default_str();
+  sub->add_option("--warmup-ms", options->warmup_ms, "Untimed runs go on until this long after the first call began")->capture_default_str();
   sub->add_option("--time-budget", options->time_budget_ms, "Milliseconds of timed runs per row at most (0: no limit)")->capture_default_str();
   sub->add_flag("--include-transfers", options->include_transfers, "Also time H2D, D2H and end to end (pinned memory)");
   sub->add_option("--streams", options->streams, "Also pipeline row panels of C over K streams and report the overlap")->capture_default_str();

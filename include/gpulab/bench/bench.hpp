@@ -34,6 +34,10 @@ struct BenchConfig {
   Dtype dtype = Dtype::float32;
   int repeat = 10;                       // timed runs, at most
   int warmup = 1;                        // untimed runs, the first call included
+  // ... and untimed runs go on until this long after the first call began: a fresh process's worker
+  // threads can share one core for tens of milliseconds before the scheduler spreads them (measured on
+  // the simulator: docs/benchmarking.md).
+  double warmup_ms = 50;
   double time_budget_ms = 2000;          // per row: fewer repeats for slow implementations (0: none)
   bool include_transfers = false;
   int streams = 0;                       // > 0: also run the row-panel pipeline over this many streams
@@ -114,6 +118,7 @@ struct BenchContext {
   std::string dtype;
   std::uint64_t seed = 0;
   int repeat = 0, warmup = 0;
+  double warmup_ms = 0;
   double time_budget_ms = 0;
   bool include_transfers = false;
   int streams = 0;

@@ -70,6 +70,7 @@ bool register_matmul(MatmulRegistration reg) {
     if (std::find(it->dtypes.begin(), it->dtypes.end(), d) == it->dtypes.end()) it->dtypes.push_back(d);
   }
   if (!it->cannot_run && reg.cannot_run) it->cannot_run = std::move(reg.cannot_run);
+  if (!it->after_bench_row && reg.after_bench_row) it->after_bench_row = std::move(reg.after_bench_row);
   it->run[static_cast<int>(reg.device_kind)] = std::move(reg.run);
   return true;
 }
