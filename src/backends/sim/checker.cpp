@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <gpulab/sim/checked_access.hpp>
 #include <gpulab/sim/checks.hpp>
 #include <gpulab/sim/engine_abi.hpp>
 
@@ -186,6 +187,15 @@ void racecheck_access(BlockRun& run, const void* p, std::size_t bytes, bool writ
   }
 }
 
+// initcheck's inline test (checked_access.hpp) for bytes of a live buffer; false sends the access to
+// initcheck_access, which decides and reports.
+bool initcheck_passes_inline(const void* p, std::size_t bytes, bool write) {
+  const HostThreadState& h = host_thread;
+  const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - h.device_base;
+  return offset < h.device_bytes && h.device_initialized != nullptr && device_bytes_live(h, offset, bytes) &&
+         initcheck_passes(h, offset, bytes, write);
+}
+
 void initcheck_access(BlockRun& run, const void* p, std::size_t bytes, bool write) {
   DeviceMemory& mem = *run.job->memory;
   if (!in_device_memory(p) || !mem.addressable(p, bytes)) return;
@@ -212,8 +222,11 @@ void check_access(const void* address, std::size_t bytes, bool write) {
     memcheck_access(*run, address, bytes, write);
   }
   // initcheck before racecheck: racecheck may settle the words read, after which the hooks pass their
-  // reads for every check (checked_access.hpp), so they must have passed initcheck first.
-  if (checks & initcheck) initcheck_access(*run, address, bytes, write);
+  // reads for every check (checked_access.hpp), so they must have passed initcheck first. The hooks'
+  // inline test first (most accesses that reach here are racecheck's, to bytes long since written).
+  if ((checks & initcheck) != 0 && !initcheck_passes_inline(address, bytes, write)) {
+    initcheck_access(*run, address, bytes, write);
+  }
   if (checks & racecheck) racecheck_access(*run, address, bytes, write);
 }
 

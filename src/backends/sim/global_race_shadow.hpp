@@ -52,7 +52,7 @@ class GlobalRaceShadow {
   void unsettle(std::uintptr_t begin, std::size_t bytes) noexcept;
 
  private:
-  std::atomic<bool>& lock_for(std::size_t offset) noexcept { return locks_[(offset >> 6) % locks_.size()]; }
+  std::atomic<bool>& lock_for(std::size_t offset) noexcept { return locks_[(offset >> 6) % locks_.size()].flag; }
 
   // Whether the 4-byte word at `offset` is settled for reads in `launch`: marks it when it is.
   void settle_word(std::size_t offset, std::uint32_t launch) noexcept;
@@ -77,8 +77,12 @@ class GlobalRaceShadow {
   // four cells of 32 bytes; a write clears the bit.
   std::uint64_t* settled_ = nullptr;
   std::size_t settled_bytes_ = 0;
-  // Blocks on other host threads touch the same cells: a lock per 64-byte stripe, hashed.
-  std::array<std::atomic<bool>, 1024> locks_{};
+  // Blocks on other host threads touch the same cells: a lock per 64-byte stripe, hashed, each on a
+  // cache line of its own (packed, two host threads taking different locks would bounce one line).
+  struct alignas(64) StripeFlag {
+    std::atomic<bool> flag{false};
+  };
+  std::array<StripeFlag, 1024> locks_{};
 };
 
 // A fresh launch number for the cells (never 0).
