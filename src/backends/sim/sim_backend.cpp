@@ -4,6 +4,8 @@
 // job's blocks are run by a pool of host threads (GPULAB_SIM_THREADS, by default one per core) shared
 // by all streams; the stream's thread waits for the last block and records the first fault, which
 // synchronize rethrows.
+#include <sched.h>
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -15,12 +17,14 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include <gpulab/error.hpp>
 #include <gpulab/sim/checks.hpp>
 
+#include "backends/sim/block_order.hpp"
 #include "backends/sim/block_run.hpp"
 #include "backends/sim/device_memory.hpp"
 #include "backends/sim/global_race_shadow.hpp"
@@ -59,7 +63,32 @@ int configured_threads() {
 class BlockPool {
  public:
   explicit BlockPool(int threads) {
-    for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { worker_main(); });
+    // One thread per allowed CPU, each bound to its CPU: left to the scheduler, two of them sometimes
+    // shared a core for whole launches while the other idled (on the 2-core test machine, 1 to 7 of 10
+    // runs of a launch in one process out of six took twice as long; bound, none of 12). More threads
+    // than CPUs (GPULAB_SIM_THREADS) are left unbound.
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    std::vector<int> cpus;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) == 0) {
+      for (int c = 0; c < CPU_SETSIZE; ++c) {
+        if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+      }
+    }
+    const bool bind = threads <= static_cast<int>(cpus.size());
+    segments_ = static_cast<std::uint64_t>(threads);
+    for (int i = 0; i < threads; ++i) {
+      const int cpu = bind ? cpus[static_cast<std::size_t>(i)] : -1;
+      threads_.emplace_back([this, cpu] {
+        if (cpu >= 0) {
+          cpu_set_t one;
+          CPU_ZERO(&one);
+          CPU_SET(cpu, &one);
+          sched_setaffinity(0, sizeof one, &one);  // a failure leaves the thread unbound: no harm
+        }
+        worker_main();
+      });
+    }
   }
   ~BlockPool() {
     {
@@ -104,7 +133,7 @@ class BlockPool {
         }
         if (!job->cancelled.load(std::memory_order_relaxed)) {
           try {
-            run.run(*job, b);
+            run.run(*job, block_for_ticket(b, job->block_count, job->grid.x, segments_));
           } catch (const std::exception& e) {
             job->report(fmt::format("the simulator could not run block {}: {}", b, e.what()));
           }
@@ -118,6 +147,7 @@ class BlockPool {
   }
 
   std::vector<std::thread> threads_;
+  std::uint64_t segments_ = 1;  // parts of the grid dealt round robin (block_order.hpp): one per thread
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<std::shared_ptr<LaunchJob>> jobs_;
