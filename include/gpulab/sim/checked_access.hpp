@@ -40,6 +40,19 @@ __attribute__((always_inline, no_sanitize_address)) inline bool initcheck_passes
   return true;
 }
 
+// racecheck: after a read of the device word at `offset` that passed every check, when no read of the
+// word by the running block changes anything until its next barrier or warp call, say so to the hooks
+// (block_read_recorded): the block's other threads then skip the cell.
+__attribute__((always_inline, no_sanitize_address)) inline void note_block_read(const HostThreadState& h,
+                                                                                 std::size_t offset,
+                                                                                 std::size_t bytes) {
+  if (bytes == 4 && (offset & 3) == 0 && h.block_reads != nullptr && h.race_word_cells != nullptr &&
+      block_reads_change_nothing(h.race_word_cells[offset / 4], h.race_launch, h.race_block, h.barrier_epoch,
+                                 h.warp_epochs)) {
+    h.block_reads[block_read_slot(offset / 4)] = block_read_key(offset / 4, h.order_epoch);
+  }
+}
+
 // A device-memory access that memcheck's test passed and racecheck's inline test of settled words did
 // not: the rest of the tests, out of line, so that the hooks' common path calls nothing but tail calls
 // and saves no registers.
@@ -52,16 +65,13 @@ __attribute__((noinline, no_sanitize_address, visibility("hidden"))) inline void
       words_read_unchanged(h.race_settled, h.race_word_cells, offset, bytes, h.race_launch,
                            GlobalAccess(h.race_block, h.current, h.barrier_epoch, h.warp_epochs[h.current / 32])) &&
       ((h.checks & initcheck) == 0 || (h.device_initialized != nullptr && initcheck_passes(h, offset, bytes, write)))) {
-    // When no read of the word by this block changes anything until its next barrier or warp call,
-    // say so to the hooks (block_read_recorded): the block's other threads then skip the cell.
-    if (bytes == 4 && (offset & 3) == 0 && h.block_reads != nullptr &&
-        block_reads_change_nothing(h.race_word_cells[offset / 4], h.race_launch, h.race_block, h.barrier_epoch,
-                                   h.warp_epochs)) {
-      h.block_reads[block_read_slot(offset / 4)] = block_read_key(offset / 4, h.order_epoch);
-    }
+    note_block_read(h, offset, bytes);
     return;
   }
   check_access(p, bytes, write);
+  // The checker recorded the read (a finding would not have returned): the block's second reader of a
+  // word fills its cell, and the block's third need not look at it.
+  if (!write) note_block_read(h, offset, bytes);
 }
 
 // racecheck: a read of a whole device word that, as the running block's reads of it have nothing to
