@@ -17,7 +17,9 @@ __attribute__((always_inline, no_sanitize_address)) inline bool word_settled(con
                                                                               std::size_t offset,
                                                                               std::uint32_t launch) {
   const std::uint64_t entry = __atomic_load_n(&map[offset / settled_entry_bytes], __ATOMIC_RELAXED);
-  return (entry >> 32) == launch && ((entry >> ((offset / 4) % 32)) & 1) != 0;
+  // The bit shifted out of the low half as 32 bits: the shift count's mask is then the hardware's own.
+  const auto bits = static_cast<std::uint32_t>(entry);
+  return (entry >> 32) == launch && ((bits >> ((offset / 4) % 32)) & 1u) != 0;
 }
 
 // Whether every word of [offset, offset + bytes) is settled in `launch` (whole words only).
