@@ -101,6 +101,7 @@ BenchContext collect_context(const BenchConfig& config, const std::vector<Device
   ctx.repeat = config.repeat;
   ctx.warmup = config.warmup;
   ctx.warmup_ms = config.warmup_ms;
+  for (unsigned checks : config.sim_check_sets) ctx.sim_check_sets.push_back(sim::format_checks(checks));
   ctx.time_budget_ms = config.time_budget_ms;
   ctx.include_transfers = config.include_transfers;
   ctx.streams = config.streams;

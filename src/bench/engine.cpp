@@ -16,6 +16,7 @@
 #include <gpulab/cpu/cpu_info.hpp>
 #include <gpulab/error.hpp>
 #include <gpulab/random/distributions.hpp>
+#include <gpulab/sim/checks.hpp>
 #include <gpulab/stream.hpp>
 
 namespace gpulab::bench {
@@ -295,6 +296,13 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
   const int sets = static_cast<int>(ws.a.size());
   Stream stream(device);
   const MatmulContext ctx{stream, config.threads};
+  // --sim-checks: the sets of checks timed beside the unchecked runs (simulator rows only). initcheck
+  // counts as written what was written while it was on, so the inputs go up with it on for a set that has it.
+  const std::vector<unsigned> check_sets = device.is_sim() ? config.sim_check_sets : std::vector<unsigned>{};
+  std::optional<sim::ScopedChecks> marking;
+  if (std::any_of(check_sets.begin(), check_sets.end(), [](unsigned c) { return (c & sim::initcheck) != 0; })) {
+    marking.emplace(sim::initcheck);
+  }
   std::vector<DeviceArray<T, 2>> da, db;
   for (int set = 0; set < sets; ++set) {
     da.push_back(to_device(device, ws.a[set], stream));
@@ -303,6 +311,7 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
   DeviceArray<T, 2> dc(device, Shape<2>{s.m, s.n});
   dc.fill(poison_value<T>(), stream);
   stream.synchronize();
+  marking.reset();
   const auto call = [&](int set) {
     run_matmul(impl, AnyMatmulArgs{args_for<T>(da[set].cview(), db[set].cview(), dc.view())}, ctx);
   };
@@ -334,7 +343,19 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
     estimate = event_ms(e0, e1);
     ++r.warmup;
   }
-  const int reps = repeats_within_budget(config, estimate);
+  // Each check set's first call (its checks' state is set up then), which also says how long a repeat
+  // of all of them takes.
+  std::vector<CheckedTimes> checked(check_sets.size());
+  double repeat_estimate = estimate;
+  for (unsigned checks : check_sets) {
+    const sim::ScopedChecks scoped(checks);
+    e0.record(stream);
+    call(0);
+    e1.record(stream);
+    e1.synchronize();
+    repeat_estimate += event_ms(e0, e1);
+  }
+  const int reps = repeats_within_budget(config, repeat_estimate);
 
   std::optional<std::vector<PinnedArray<T, 2>>> pinned_a, pinned_b;
   std::optional<PinnedArray<T, 2>> pinned_c;
@@ -373,17 +394,47 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
       e2.synchronize();
     }
     samples.push_back(event_ms(e1, e2));
+    if (rep == reps - 1) {
+      // The last repeat's product, poisoned before it: verified before the check sets overwrite it.
+      const HostArray<T, 2> host_c = dc.copy_to_host(stream);
+      const VerifyResult v = ws.reference->check(host_c.cview(), r.compute_type);
+      r.rel_error = v.rel_error;
+      r.tolerance = v.tolerance;
+      r.verified = v.passed;
+      r.verify_method = v.method;
+    }
+    // The same repeat under each set of checks, right after the unchecked one: both see the machine
+    // in the same state, so their ratio holds where separate runs drift apart.
+    for (std::size_t c = 0; c < check_sets.size(); ++c) {
+      const sim::ScopedChecks scoped(check_sets[c]);
+      if (rep == reps - 1) dc.fill(poison_value<T>(), stream);
+      e1.record(stream);
+      call(set);
+      e2.record(stream);
+      e2.synchronize();
+      checked[c].samples_ms.push_back(event_ms(e1, e2));
+      if (rep == reps - 1) {
+        const HostArray<T, 2> host_c = dc.copy_to_host(stream);
+        const VerifyResult v = ws.reference->check(host_c.cview(), r.compute_type);
+        checked[c].rel_error = v.rel_error;
+        checked[c].tolerance = v.tolerance;
+        checked[c].verified = v.passed;
+      }
+    }
   }
   summarize_into(r, samples);
+  for (std::size_t c = 0; c < check_sets.size(); ++c) {
+    const SampleStats st = summarize(checked[c].samples_ms);
+    checked[c].checks = sim::format_checks(check_sets[c]);
+    checked[c].median_ms = st.median;
+    checked[c].min_ms = st.min;
+    checked[c].max_ms = st.max;
+    checked[c].over_unchecked = r.median_ms > 0 ? st.median / r.median_ms : 0;
+  }
+  r.checked = std::move(checked);
   if (config.include_transfers) {
     r.transfers = TransferTimes{summarize(h2d).median, r.median_ms, summarize(d2h).median, summarize(e2e).median};
   }
-  const HostArray<T, 2> host_c = dc.copy_to_host(stream);
-  const VerifyResult v = ws.reference->check(host_c.cview(), r.compute_type);
-  r.rel_error = v.rel_error;
-  r.tolerance = v.tolerance;
-  r.verified = v.passed;
-  r.verify_method = v.method;
 
   if (config.streams > 0) {
     MatmulProblem panel{};
@@ -590,6 +641,11 @@ std::vector<PlannedRow> plan_bench(const BenchConfig& config) {
 
 BenchReport run_bench(const BenchConfig& config, const BenchProgress& progress) {
   if (config.repeat < 1) throw InvalidArgument(fmt::format("--repeat {}: needs at least 1", config.repeat));
+  if (!config.sim_check_sets.empty() && sim::enabled_checks() != sim::check_none) {
+    throw InvalidArgument(fmt::format("--sim-checks times each set beside an unchecked run, but GPULAB_SIM_CHECK "
+                                      "turns checks on for every run ('{}'): unset it",
+                                      sim::format_checks(sim::enabled_checks())));
+  }
   if (config.warmup < 1) throw InvalidArgument(fmt::format("--warmup {}: needs at least 1 (the first call)", config.warmup));
   if (config.streams < 0) throw InvalidArgument(fmt::format("--streams {}: needs 0 or more", config.streams));
   const std::vector<PlannedRow> plan = plan_bench(config);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <gpulab/error.hpp>
+#include <gpulab/sim/checks.hpp>
 
 namespace gpulab::bench {
 
@@ -88,6 +89,27 @@ std::vector<const MatmulImpl*> parse_impl_list(std::string_view text) {
       throw InvalidArgument(fmt::format("--impls: unknown implementation '{}' (known: {})", item, known));
     }
     if (std::find(out.begin(), out.end(), impl) == out.end()) out.push_back(impl);
+  }
+  return out;
+}
+
+std::vector<unsigned> parse_sim_check_sets(std::string_view text) {
+  std::vector<unsigned> out;
+  for (std::string_view item : split_list(text, "--sim-checks")) {
+    std::string words(item);
+    std::replace(words.begin(), words.end(), '+', ',');
+    unsigned checks = 0;
+    try {
+      checks = sim::parse_checks(words);
+    } catch (const InvalidArgument& e) {
+      throw InvalidArgument(fmt::format("--sim-checks '{}': {}", text, e.what()));
+    }
+    if (checks == sim::check_none) {
+      throw InvalidArgument(fmt::format("--sim-checks '{}': '{}' checks nothing, and the unchecked run is always "
+                                        "timed beside the sets (e.g. memcheck,racecheck,memcheck+racecheck,all)",
+                                        text, item));
+    }
+    if (std::find(out.begin(), out.end(), checks) == out.end()) out.push_back(checks);
   }
   return out;
 }

@@ -68,7 +68,19 @@ json result_json(const BenchResult& r) {
       {"verify_method", ran ? json(r.verify_method) : json(nullptr)},
       {"transfers", nullptr},
       {"streams", nullptr},
+      {"checked", json::array()},
   };
+  for (const CheckedTimes& c : r.checked) {
+    j["checked"].push_back({{"checks", c.checks},
+                            {"median_ms", number_or_null(c.median_ms)},
+                            {"min_ms", number_or_null(c.min_ms)},
+                            {"max_ms", number_or_null(c.max_ms)},
+                            {"samples_ms", c.samples_ms},
+                            {"over_unchecked", number_or_null(c.over_unchecked)},
+                            {"rel_error", number_or_null(c.rel_error)},
+                            {"tolerance", number_or_null(c.tolerance)},
+                            {"verified", c.verified}});
+  }
   if (r.transfers) {
     j["transfers"] = {{"h2d_ms", r.transfers->h2d_ms},
                       {"kernel_ms", r.transfers->kernel_ms},
@@ -113,6 +125,7 @@ json context_json(const BenchContext& c) {
           {"repeat", c.repeat},
           {"warmup", c.warmup},
           {"warmup_ms", c.warmup_ms},
+          {"sim_check_sets", c.sim_check_sets},
           {"time_budget_ms", c.time_budget_ms},
           {"include_transfers", c.include_transfers},
           {"streams", c.streams},

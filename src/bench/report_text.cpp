@@ -112,6 +112,22 @@ Rows stream_rows(const BenchReport& report) {
   return rows;
 }
 
+Rows checked_rows(const BenchReport& report) {
+  Rows rows;
+  for (const BenchResult& r : report.results) {
+    if (r.checked.empty()) continue;
+    if (rows.empty()) rows.push_back({"implementation", "device", "size", "checks", "time ms", "min-max ms", "vs unchecked", "check"});
+    rows.push_back({r.impl, device_cell(r), fmt_shape(r), "none", fmt_ms(r.median_ms),
+                    fmt::format("{}-{}", fmt_ms(r.min_ms), fmt_ms(r.max_ms)), "1.00x", r.verified ? "pass" : "FAIL"});
+    for (const CheckedTimes& c : r.checked) {
+      rows.push_back({r.impl, device_cell(r), fmt_shape(r), c.checks, fmt_ms(c.median_ms),
+                      fmt::format("{}-{}", fmt_ms(c.min_ms), fmt_ms(c.max_ms)), fmt_ratio(c.over_unchecked),
+                      c.verified ? "pass" : "FAIL"});
+    }
+  }
+  return rows;
+}
+
 // Aligned columns; a row shorter than the header (a skipped row) lets its last cell run on.
 std::string render_aligned(const Rows& rows) {
   std::vector<std::size_t> width;
@@ -195,6 +211,9 @@ std::string format_table(const BenchReport& report) {
   std::string out = heading(report) + "\n" + render_aligned(main_rows(report));
   if (const Rows t = transfer_rows(report); !t.empty()) out += "\ntransfers (pinned host memory):\n" + render_aligned(t);
   if (const Rows s = stream_rows(report); !s.empty()) out += "\nstreams (row panels of C, pinned memory):\n" + render_aligned(s);
+  if (const Rows c = checked_rows(report); !c.empty()) {
+    out += "\nsimulator checks (--sim-checks; each repeat runs unchecked, then under each set):\n" + render_aligned(c);
+  }
   return out + "\n" + footnotes(report);
 }
 
@@ -202,6 +221,7 @@ std::string format_markdown(const BenchReport& report) {
   std::string out = render_markdown(main_rows(report));
   if (const Rows t = transfer_rows(report); !t.empty()) out.append("\n").append(render_markdown(t));
   if (const Rows s = stream_rows(report); !s.empty()) out.append("\n").append(render_markdown(s));
+  if (const Rows c = checked_rows(report); !c.empty()) out.append("\n").append(render_markdown(c));
   std::string notes = footnotes(report);
   std::string md_notes;
   std::size_t start = 0;
@@ -221,13 +241,22 @@ std::string csv_cell(const std::string& s) {
   return q + "\"";
 }
 std::string opt(const std::optional<double>& x) { return x ? fmt::format("{:.6g}", *x) : ""; }
+// --sim-checks in one cell: "memcheck=40.5ms/5.71x/pass;racecheck=57.8ms/8.15x/pass".
+std::string checked_cell(const BenchResult& r) {
+  std::string out;
+  for (const CheckedTimes& c : r.checked) {
+    out += fmt::format("{}{}={:.6g}ms/{:.4g}x/{}", out.empty() ? "" : ";", c.checks, c.median_ms, c.over_unchecked,
+                       c.verified ? "pass" : "FAIL");
+  }
+  return out;
+}
 }  // namespace
 
 std::string format_csv(const BenchReport& report) {
   std::string out =
       "impl,device,device_name,dtype,compute_type,m,n,k,status,first_call_ms,median_ms,min_ms,max_ms,repeats,"
       "gflops,peak_gflops,percent_of_peak,speedup,peer,ratio_to_peer,rel_error,tolerance,verified,verify_method,"
-      "h2d_ms,d2h_ms,end_to_end_ms,streams,streams_end_to_end_ms,streams_parts_ms,streams_overlap,note\n";
+      "h2d_ms,d2h_ms,end_to_end_ms,streams,streams_end_to_end_ms,streams_parts_ms,streams_overlap,sim_checks,note\n";
   for (const BenchResult& r : report.results) {
     const bool ran = !r.skipped && r.error.empty();
     std::vector<std::string> cells = {
@@ -246,6 +275,7 @@ std::string format_csv(const BenchReport& report) {
         r.streams ? fmt::format("{:.6g}", r.streams->end_to_end_ms) : "",
         r.streams ? fmt::format("{:.6g}", r.streams->parts_ms) : "",
         r.streams ? fmt::format("{:.4f}", r.streams->overlap) : "",
+        checked_cell(r),
         r.skipped ? r.skip_reason : r.error};
     std::string line;
     for (std::size_t i = 0; i < cells.size(); ++i) {

@@ -50,7 +50,7 @@ int lines(const std::string& s) {
 TEST(BenchCli, BadValuesExitTwoWithOneLine) {
   for (const char* args : {"--sizes abc", "--sizes 12x13", "--impls no-such-impl", "--device gpu9", "--dtype float16",
                            "--format xml", "--repeat 0", "--warmup 0", "--warmup-ms -1", "--streams -1",
-                           "--no-such-option"}) {
+                           "--sim-checks none", "--sim-checks memcheck+bogus", "--no-such-option"}) {
     SCOPED_TRACE(args);
     const CliRun r = run_gpulab(args);
     EXPECT_EQ(r.status, 2);

@@ -4,13 +4,16 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <gpulab/bench/bench.hpp>
 #include <gpulab/bench/report.hpp>
+#include <gpulab/error.hpp>
 #include <gpulab/matmul.hpp>
+#include <gpulab/sim/checks.hpp>
 
 #include "test_support.hpp"
 
@@ -37,6 +40,22 @@ const bool corrupted_registered = gpulab::register_matmul(gpulab::MatmulRegistra
         }
       }
       args.c(0, 0) += 1.0f;
+    }});
+
+// The simulator's naive rung, noting the checks in force at each call: the order bench runs the check
+// sets in.
+std::vector<unsigned> checks_at_calls;
+const bool recorder_registered = gpulab::register_matmul(gpulab::MatmulRegistration{
+    "test-sim-checks-recorder",
+    "test only: the naive rung on the simulator, noting the checks of each call",
+    gpulab::MatmulFamily::gpu,
+    10001,
+    gpulab::DeviceKind::sim,
+    {gpulab::Dtype::float32},
+    {},
+    [](const gpulab::AnyMatmulArgs& any, const gpulab::MatmulContext& context) {
+      checks_at_calls.push_back(gpulab::sim::enabled_checks());
+      gpulab::find_matmul("naive")->run[static_cast<int>(gpulab::DeviceKind::sim)](any, context);
     }});
 
 const gpulab::MatmulImpl& impl(const char* name) {
@@ -183,6 +202,61 @@ TEST(BenchEngine, SimulatorRowsWithTransfersAndStreams) {
   EXPECT_GT(r.streams->parts_ms, 0);
   EXPECT_FALSE(r.percent_of_peak.has_value());  // the simulator has no peak of its own
   EXPECT_NE(format_table(report).find("simulated: CPU time, not GPU performance"), std::string::npos);
+}
+
+TEST(BenchEngine, SimChecksAreTimedRepeatByRepeatBesideTheUncheckedRun) {
+  ASSERT_TRUE(recorder_registered);
+  const gpulab::MatmulImpl* naive = gpulab::find_matmul("naive");
+  if (naive == nullptr || !naive->runs_on(gpulab::DeviceKind::sim)) GTEST_SKIP() << "no `naive` rung on the simulator";
+  using namespace gpulab::sim;
+  BenchConfig config = small_config();
+  config.impls = {&impl("test-sim-checks-recorder")};
+  config.devices = {gpulab::sim_device()};
+  config.shapes = {{33, 31, 29}};
+  config.repeat = 3;
+  config.warmup = 2;
+  config.warmup_ms = 0;
+  config.time_budget_ms = 0;
+  config.sim_check_sets = {memcheck, racecheck | initcheck, check_all};
+  checks_at_calls.clear();
+  const BenchReport report = run_bench(config);
+  ASSERT_EQ(report.results.size(), 1u);
+  const BenchResult& r = report.results[0];
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_TRUE(r.verified) << r.rel_error;
+  EXPECT_EQ(r.repeats, 3);
+  // Warm-up unchecked, each set's first call, then each repeat unchecked and under each set in turn.
+  const std::vector<unsigned> expected = {check_none, check_none,          memcheck, racecheck | initcheck, check_all,
+                                          check_none, memcheck, racecheck | initcheck, check_all,
+                                          check_none, memcheck, racecheck | initcheck, check_all,
+                                          check_none, memcheck, racecheck | initcheck, check_all};
+  EXPECT_EQ(checks_at_calls, expected);
+  EXPECT_EQ(enabled_checks(), check_none);  // restored
+  ASSERT_EQ(r.checked.size(), 3u);
+  EXPECT_EQ(r.checked[0].checks, "memcheck");
+  EXPECT_EQ(r.checked[1].checks, format_checks(racecheck | initcheck));
+  for (const CheckedTimes& c : r.checked) {
+    SCOPED_TRACE(c.checks);
+    EXPECT_TRUE(c.verified) << c.rel_error;  // initcheck too: the inputs went up with it on
+    EXPECT_EQ(c.samples_ms.size(), 3u);
+    EXPECT_GT(c.median_ms, 0);
+    EXPECT_DOUBLE_EQ(c.over_unchecked, c.median_ms / r.median_ms);
+  }
+  EXPECT_EQ(report.context.sim_check_sets.size(), 3u);
+  const std::string table = format_table(report);
+  EXPECT_NE(table.find("vs unchecked"), std::string::npos) << table;
+  const nlohmann::json j = nlohmann::json::parse(format_json(report));
+  ASSERT_EQ(j["results"][0]["checked"].size(), 3u);
+  EXPECT_EQ(j["results"][0]["checked"][0]["checks"], "memcheck");
+  EXPECT_NE(format_csv(report).find("memcheck="), std::string::npos);
+}
+
+TEST(BenchEngine, SimChecksRefuseAProcessWideCheck) {
+  BenchConfig config = small_config();
+  config.devices = {gpulab::sim_device()};
+  config.sim_check_sets = {gpulab::sim::racecheck};
+  const gpulab::sim::ScopedChecks everywhere(gpulab::sim::memcheck);
+  EXPECT_THROW(run_bench(config), gpulab::InvalidArgument);
 }
 
 TEST(BenchReports, JsonHasTheDocumentedFields) {

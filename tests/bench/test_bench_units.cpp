@@ -1,6 +1,7 @@
 // The bench's small pieces: statistics of the repeats and the parsing of option values.
 #include <cmath>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <gpulab/bench/report.hpp>
 #include <gpulab/bench/stats.hpp>
 #include <gpulab/error.hpp>
+#include <gpulab/sim/checks.hpp>
 
 namespace {
 
@@ -69,6 +71,21 @@ TEST(Options, RefusesUnknownFormatDeviceAndImplementation) {
     ADD_FAILURE() << "an unknown implementation was accepted";
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("no-such-impl"), std::string::npos);
+  }
+}
+
+TEST(Options, ParsesSimCheckSets) {
+  using namespace gpulab::sim;
+  EXPECT_EQ(parse_sim_check_sets("memcheck,racecheck+initcheck, all,memcheck"),
+            (std::vector<unsigned>{memcheck, racecheck | initcheck, check_all}));
+  for (const char* bad : {"none", "memcheck,none", "racecheck+bogus", "memcheck,,racecheck", ""}) {
+    SCOPED_TRACE(bad);
+    try {
+      parse_sim_check_sets(bad);
+      ADD_FAILURE() << "accepted";
+    } catch (const gpulab::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("--sim-checks"), std::string::npos) << e.what();
+    }
   }
 }
 

@@ -27,7 +27,7 @@ namespace gpulab::cli {
 namespace {
 
 struct BenchOptions {
-  std::string device, impls, sizes, dtype = "float32", format = "table", out, plot;
+  std::string device, impls, sizes, dtype = "float32", format = "table", out, plot, sim_checks;
   int repeat = 10, warmup = 1, threads = 0, streams = 0;
   double time_budget_ms = 2000, warmup_ms = 50;
   std::uint64_t seed = 42;
@@ -106,6 +106,7 @@ void run(const BenchOptions& o, const CLI::App& sub, CommandContext& ctx) {
   }
   if (!o.device.empty()) config.devices = bench::parse_device_list(o.device);
   if (!o.sizes.empty()) config.shapes = bench::parse_shapes(o.sizes);
+  if (!o.sim_checks.empty()) config.sim_check_sets = bench::parse_sim_check_sets(o.sim_checks);
   config.dtype = parse_dtype(o.dtype);
   const bench::ReportFormat format = bench::parse_report_format(o.format);
   if (o.repeat < 1) throw InvalidArgument(fmt::format("--repeat {}: needs at least 1", o.repeat));
@@ -167,6 +168,9 @@ void add_bench_command(CLI::App& app, CommandContext& ctx) {
   sub->add_option("--repeat", options->repeat, "Timed runs at most (fewer for slow rows, by --time-budget)")->capture_default_str();
   sub->add_option("--warmup", options->warmup, "Untimed runs, the first call included")->capture_default_str();
   sub->add_option("--warmup-ms", options->warmup_ms, "Untimed runs go on until this long after the first call began")->capture_default_str();
+  sub->add_option("--sim-checks", options->sim_checks,
+                  "Simulator rows: also time them under these check sets, '+' joining the checks of one set "
+                  "(memcheck,racecheck,memcheck+racecheck,all), each repeat unchecked then under each set");
   sub->add_option("--time-budget", options->time_budget_ms, "Milliseconds of timed runs per row at most (0: no limit)")->capture_default_str();
   sub->add_flag("--include-transfers", options->include_transfers, "Also time H2D, D2H and end to end (pinned memory)");
   sub->add_option("--streams", options->streams, "Also pipeline row panels of C over K streams and report the overlap")->capture_default_str();

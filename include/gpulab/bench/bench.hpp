@@ -7,6 +7,7 @@
 // simulator and with a steady clock on the CPU, summarised by median, min and max. Inputs come from
 // Philox (gpulab/random), never zeros, rotated over several sets when they would otherwise sit in
 // cache. Every result is verified against float64 (or exactly, for int32).
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -43,6 +44,10 @@ struct BenchConfig {
   int streams = 0;                       // > 0: also run the row-panel pipeline over this many streams
   std::uint64_t seed = 42;
   int threads = 0;                       // CPU implementations; 0: all cores
+  // --sim-checks: sets of the simulator's checks (CheckFlags), each timed on every simulator row,
+  // interleaved repeat by repeat with the row's unchecked run, so that the checks' cost is a ratio
+  // measured side by side in one process. Empty: none.
+  std::vector<unsigned> sim_check_sets;
   VerifyOptions verify{};
   std::string command;                   // as typed, for the report
 };
@@ -63,6 +68,16 @@ struct StreamsResult {
   double parts_ms = 0;       // h2d + compute + d2h
   double overlap = 0;        // 1 - end_to_end / parts: the share of the serial time that overlap hid
   double rel_error = 0;
+  bool verified = false;
+};
+
+// A simulator row under one set of checks (--sim-checks), timed in the same repeats as the row.
+struct CheckedTimes {
+  std::string checks;  // "memcheck,racecheck"
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  std::vector<double> samples_ms;
+  double over_unchecked = 0;  // this median / the row's (unchecked) median
+  double rel_error = 0, tolerance = 0;
   bool verified = false;
 };
 
@@ -97,8 +112,12 @@ struct BenchResult {
 
   std::optional<TransferTimes> transfers;
   std::optional<StreamsResult> streams;
+  std::vector<CheckedTimes> checked;  // --sim-checks, simulator rows
 
-  bool failed() const noexcept { return !skipped && (!verified || (streams && !streams->verified)); }
+  bool failed() const noexcept {
+    return !skipped && (!verified || (streams && !streams->verified) ||
+                        std::any_of(checked.begin(), checked.end(), [](const CheckedTimes& c) { return !c.verified; }));
+  }
 };
 
 struct DeviceSummary {
@@ -120,6 +139,7 @@ struct BenchContext {
   int repeat = 0, warmup = 0;
   double warmup_ms = 0;
   double time_budget_ms = 0;
+  std::vector<std::string> sim_check_sets;  // --sim-checks, as format_checks writes them
   bool include_transfers = false;
   int streams = 0;
   std::string baseline;      // the implementation speed-ups are over

@@ -14,5 +14,9 @@ std::vector<MatmulShape> parse_shapes(std::string_view text);
 std::vector<Device> parse_device_list(std::string_view text);
 // Registry names, comma separated, each must exist.
 std::vector<const MatmulImpl*> parse_impl_list(std::string_view text);
+// --sim-checks: sets of the simulator's checks, comma separated, the checks of one set joined by '+'
+// ("memcheck,racecheck,memcheck+racecheck,all"), duplicates removed. "none" is refused: the unchecked
+// run is always timed beside them.
+std::vector<unsigned> parse_sim_check_sets(std::string_view text);
 
 }  // namespace gpulab::bench
