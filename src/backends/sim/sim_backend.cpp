@@ -64,9 +64,9 @@ class BlockPool {
  public:
   explicit BlockPool(int threads) {
     // One thread per allowed CPU, each bound to its CPU: left to the scheduler, two of them sometimes
-    // shared a core for whole launches while the other idled (on the 2-core test machine, 1 to 7 of 10
-    // runs of a launch in one process out of six took twice as long; bound, none of 12). More threads
-    // than CPUs (GPULAB_SIM_THREADS) are left unbound.
+    // shared a core for whole launches while the other idled (on the 2-core test machine, in 2 of 12
+    // runs 1 to 7 of the 10 launches took twice as long; bound, none in 12 runs). More threads than
+    // CPUs (GPULAB_SIM_THREADS) are left unbound.
     cpu_set_t allowed;
     CPU_ZERO(&allowed);
     std::vector<int> cpus;
