@@ -315,6 +315,10 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
   const auto call = [&](int set) {
     run_matmul(impl, AnyMatmulArgs{args_for<T>(da[set].cview(), db[set].cview(), dc.view())}, ctx);
   };
+  const auto check_product = [&] {
+    const HostArray<T, 2> host_c = dc.copy_to_host(stream);
+    return ws.reference->check(host_c.cview(), r.compute_type);
+  };
 
   // The first call pays for module loading, JIT of PTX and library handles: host clock, apart.
   const auto t_first = Clock::now();
@@ -396,8 +400,7 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
     samples.push_back(event_ms(e1, e2));
     if (rep == reps - 1) {
       // The last repeat's product, poisoned before it: verified before the check sets overwrite it.
-      const HostArray<T, 2> host_c = dc.copy_to_host(stream);
-      const VerifyResult v = ws.reference->check(host_c.cview(), r.compute_type);
+      const VerifyResult v = check_product();
       r.rel_error = v.rel_error;
       r.tolerance = v.tolerance;
       r.verified = v.passed;
@@ -414,8 +417,7 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
       e2.synchronize();
       checked[c].samples_ms.push_back(event_ms(e1, e2));
       if (rep == reps - 1) {
-        const HostArray<T, 2> host_c = dc.copy_to_host(stream);
-        const VerifyResult v = ws.reference->check(host_c.cview(), r.compute_type);
+        const VerifyResult v = check_product();
         checked[c].rel_error = v.rel_error;
         checked[c].tolerance = v.tolerance;
         checked[c].verified = v.passed;
