@@ -22,11 +22,14 @@ function(gpulab_add_sim_executable target)
   endif()
   set(sources "")
   set(rewritten "")
+  # Made here: Ninja makes an output's folder itself, Unix Makefiles do not.
+  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/gpulab_sim_executable/${target}")
+  file(MAKE_DIRECTORY "${out_dir}")
   foreach(src IN LISTS ARG_SOURCES)
     get_filename_component(abs "${src}" ABSOLUTE)
     get_filename_component(name "${src}" NAME)
     if(name MATCHES "\\.cu$")
-      set(out "${CMAKE_CURRENT_BINARY_DIR}/gpulab_sim_executable/${target}/${name}.cpp")
+      set(out "${out_dir}/${name}.cpp")
       add_custom_command(OUTPUT "${out}"
         COMMAND gpulab::simcc-rewrite "${abs}" "${out}"
         DEPENDS "${abs}" gpulab::simcc-rewrite

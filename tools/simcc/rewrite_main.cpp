@@ -1,6 +1,7 @@
 // gpulab-simcc-rewrite IN.cu OUT.cpp: the source rewriter of gpulab-simcc on its own, for build systems
 // (gpulab_add_sim_executable runs it). Exits 1, with compiler-style messages, on what it cannot rewrite.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -30,6 +31,10 @@ int main(int argc, char** argv) {
     if (old) previous << old.rdbuf();
     if (old && previous.str() == r.text) return 0;
   }
+  // The output's folder may not exist yet (a build system need not make it).
+  const std::filesystem::path target(argv[2]);
+  std::error_code ignored;
+  if (target.has_parent_path()) std::filesystem::create_directories(target.parent_path(), ignored);
   std::ofstream out(argv[2], std::ios::binary | std::ios::trunc);
   out << r.text;
   if (!out) {
