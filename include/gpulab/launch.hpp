@@ -18,7 +18,11 @@
 #include <gpulab/view.hpp>
 
 #if defined(GPULAB_SIM)
-#include <gpulab/sim/kernel_entry.hpp>
+#pragma push_macro("GPULAB_INSIDE_PUBLIC_HEADER")
+#undef GPULAB_INSIDE_PUBLIC_HEADER
+#define GPULAB_INSIDE_PUBLIC_HEADER 1
+#include <gpulab/sim/detail/kernel_entry.hpp>
+#pragma pop_macro("GPULAB_INSIDE_PUBLIC_HEADER")
 #endif
 
 namespace gpulab {

@@ -14,18 +14,26 @@ struct EventState;
 
 class Event;
 
+// How a stream is ordered with its device's default stream (CUDA's legacy stream 0). A blocking
+// stream's work waits for the default stream's earlier work and the default stream's work waits for
+// it (cudaStreamDefault); a non-blocking stream is ordered with neither (cudaStreamNonBlocking).
+enum class StreamMode { blocking, non_blocking };
+
 class Stream {
  public:
   // No stream: work given it goes to the default stream of the device its data lives on.
   Stream() = default;
-  // A new stream on `device`, asynchronous to the device's default stream.
-  explicit Stream(const Device& device);
+  // A new stream on `device`; by default blocking (CUDA's cudaStreamCreate): ordered with the default
+  // stream, so that work queued there (a copy without a stream, say) is done before its own starts.
+  explicit Stream(const Device& device, StreamMode mode = StreamMode::blocking);
   // The device's default stream (CUDA's legacy stream 0).
   static Stream default_for(const Device& device);
 
   bool valid() const noexcept { return state_ != nullptr; }
   const Device& device() const;
   bool is_default() const;
+  // The default stream is blocking (it is the one the others block on).
+  StreamMode mode() const;
 
   // Blocks until all work queued on the stream has finished; rethrows a kernel fault raised on it.
   void synchronize() const;

@@ -8,6 +8,7 @@
 #include <gpulab/device.hpp>
 #include <gpulab/kernel_registry.hpp>
 #include <gpulab/launch.hpp>
+#include <gpulab/stream.hpp>
 
 namespace gpulab::detail {
 
@@ -45,7 +46,7 @@ class Backend {
   virtual void fill(int ordinal, void* dst, int byte, std::size_t bytes, StreamHandle stream) = 0;
 
   virtual StreamHandle default_stream(int ordinal) = 0;
-  virtual StreamHandle create_stream(int ordinal) = 0;
+  virtual StreamHandle create_stream(int ordinal, StreamMode mode) = 0;
   virtual void destroy_stream(int ordinal, StreamHandle stream) noexcept = 0;
   virtual void synchronize_stream(int ordinal, StreamHandle stream) = 0;
   virtual bool query_stream(int ordinal, StreamHandle stream) = 0;

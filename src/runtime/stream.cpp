@@ -36,10 +36,11 @@ const Device& no_device() {
 }
 }  // namespace
 
-Stream::Stream(const Device& device) : state_(std::make_shared<detail::StreamState>()) {
+Stream::Stream(const Device& device, StreamMode mode) : state_(std::make_shared<detail::StreamState>()) {
   state_->device = device;
-  state_->handle = detail::backend_for(device.kind()).create_stream(device.ordinal());
+  state_->handle = detail::backend_for(device.kind()).create_stream(device.ordinal(), mode);
   state_->owned = true;
+  state_->mode = mode;
 }
 
 Stream Stream::default_for(const Device& device) {
@@ -53,6 +54,7 @@ Stream Stream::default_for(const Device& device) {
 
 const Device& Stream::device() const { return state_ ? state_->device : no_device(); }
 bool Stream::is_default() const { return !state_ || !state_->owned; }
+StreamMode Stream::mode() const { return state_ ? state_->mode : StreamMode::blocking; }
 
 void Stream::synchronize() const {
   if (!state_) return;

@@ -11,6 +11,7 @@ struct StreamState {
   Device device;
   StreamHandle handle = nullptr;
   bool owned = false;  // false for a device's default stream
+  StreamMode mode = StreamMode::blocking;
   ~StreamState();
 };
 

@@ -15,13 +15,16 @@ enum CheckFlags : unsigned {
   synccheck = 1u << 3,  // divergent barriers and warp-synchronous calls
   check_all = memcheck | racecheck | initcheck | synccheck,
 };
-// The checks that need the instrumented compilation of a kernel.
-inline constexpr unsigned instrumented_checks = memcheck | racecheck | initcheck;
+// Each check is an instrumentation client of the simulator, registered with its name in
+// gpulab/sim/detail/instrumentation/clients.hpp; these are their flags.
 
 // Parses "memcheck,racecheck", "all", "none" (case-insensitive); throws InvalidArgument naming the
 // unknown word and the accepted ones.
 unsigned parse_checks(std::string_view text);
 std::string format_checks(unsigned checks);
+
+// The checks that need a kernel's instrumented compilation (memcheck, racecheck, initcheck).
+unsigned checks_needing_instrumentation();
 
 // The checks for launches queued from now on.
 unsigned enabled_checks();

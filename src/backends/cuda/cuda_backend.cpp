@@ -132,10 +132,11 @@ class CudaBackend final : public Backend {
 
   // The legacy default stream is CUDA's null stream.
   StreamHandle default_stream(int) override { return nullptr; }
-  StreamHandle create_stream(int ordinal) override {
+  StreamHandle create_stream(int ordinal, StreamMode mode) override {
     use(ordinal);
     cudaStream_t s = nullptr;
-    GPULAB_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    GPULAB_CUDA_CHECK(
+        cudaStreamCreateWithFlags(&s, mode == StreamMode::non_blocking ? cudaStreamNonBlocking : cudaStreamDefault));
     return s;
   }
   void destroy_stream(int ordinal, StreamHandle stream) noexcept override {

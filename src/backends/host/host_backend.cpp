@@ -97,7 +97,7 @@ class HostBackend final : public Backend {
   void fill(int, void* dst, int byte, std::size_t bytes, StreamHandle) override { std::memset(dst, byte, bytes); }
 
   StreamHandle default_stream(int) override { return &default_stream_token_; }
-  StreamHandle create_stream(int) override { return new char(0); }
+  StreamHandle create_stream(int, StreamMode) override { return new char(0); }
   void destroy_stream(int, StreamHandle stream) noexcept override {
     if (stream != &default_stream_token_) delete static_cast<char*>(stream);
   }

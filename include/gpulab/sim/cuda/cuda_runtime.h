@@ -14,9 +14,13 @@
 #include <typeinfo>
 #include <utility>
 
-#include <gpulab/sim/device_runtime.hpp>
 #include <gpulab/launch.hpp>
-#include <gpulab/sim/kernel_entry.hpp>
+#include <gpulab/sim/device_runtime.hpp>
+#pragma push_macro("GPULAB_INSIDE_PUBLIC_HEADER")
+#undef GPULAB_INSIDE_PUBLIC_HEADER
+#define GPULAB_INSIDE_PUBLIC_HEADER 1
+#include <gpulab/sim/detail/kernel_entry.hpp>
+#pragma pop_macro("GPULAB_INSIDE_PUBLIC_HEADER")
 
 #include "cuda_runtime_api.h"
 #include "gpulab_cuda_launch.hpp"

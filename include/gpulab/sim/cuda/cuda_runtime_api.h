@@ -1,13 +1,13 @@
 #pragma once
 // gpulab-simcc's shadow of CUDA's <cuda_runtime_api.h>: the CUDA runtime API, implemented on gpulab's
-// `sim` device (src/backends/sim/cuda_runtime_api*.cpp). Error codes, their names and texts, and the
+// `sim` device (src/simcuda/runtime/). Error codes, their names and texts, and the
 // sticky/non-sticky split are CUDA's. docs/simulator.md lists what is supported.
 //
 // The functions have C++ linkage on purpose: libgpulab may also link the real libcudart (its CUDA
 // backend), whose C symbols these must never interpose.
 #include <cstddef>
 
-#include <gpulab/sim/thread_state.hpp>  // dim3, uint3
+#include <gpulab/sim/vector_types.hpp>  // dim3, uint3
 
 #define CUDART_VERSION 13000
 #define __CUDART_API_VERSION CUDART_VERSION

@@ -1,5 +1,5 @@
 #pragma once
-// What the simulator's CUDA runtime (libgpulab, src/backends/sim/cuda_runtime_api*.cpp) offers the
+// What the simulator's CUDA runtime (libgpulab, src/simcuda/runtime/) offers the
 // launch templates of gpulab-simcc's <cuda_runtime.h>. Not a CUDA header: nothing here is CUDA's API.
 #include <cstddef>
 #include <typeinfo>
@@ -11,7 +11,7 @@
 
 namespace gpulab::sim::cuda::detail {
 
-// Implemented in libgpulab (cuda_runtime_api_launch.cpp).
+// Implemented in libgpulab (src/simcuda/runtime/launches.cpp).
 const gpulab::detail::KernelRecord& register_kernel(const void* function, const std::type_info& signature,
                                                     gpulab::detail::KernelBackend backend, const void* entry,
                                                     const char* name, const char* file);

@@ -4,4 +4,4 @@
 #if !defined(GPULAB_SIM)
 #error "this <vector_types.h> is gpulab's simulator shadow of CUDA's: build with gpulab-simcc or gpulab_add_sim_executable"
 #endif
-#include <gpulab/sim/device_runtime.hpp>
+#include <gpulab/sim/vector_types.hpp>

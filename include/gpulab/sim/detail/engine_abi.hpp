@@ -1,0 +1,46 @@
+#pragma once
+#ifndef GPULAB_INSIDE_PUBLIC_HEADER
+#error "gpulab/sim/detail/ is the simulator's inside: include <gpulab/kernel.hpp> in a kernel file, <gpulab/gpulab.hpp> in host code"
+#endif
+// The simulator engine's entry points that simulated kernel code calls (defined in libgpulab), and the
+// helpers that move values through them.
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <source_location>
+#include <type_traits>
+
+namespace gpulab::sim::detail {
+
+enum class BarrierKind : int { plain = 0, count = 1, all = 2, any = 3 };
+enum class WarpOp : int { sync = 0, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all, match_any };
+
+// __syncthreads and its reductions: returns the reduction (0 for plain).
+int block_barrier(BarrierKind kind, int predicate, const std::source_location& where);
+// A warp-synchronous exchange among the lanes of `mask`; returns this lane's result.
+std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, unsigned arg, int width,
+                              const std::source_location& where);
+// __activemask: the lanes of the caller's warp that reach the same call site before the warp settles.
+unsigned active_mask(const std::source_location& where);
+// memcheck for an atomic (atomics are not seen by the instrumentation; see GPULAB_SIM_UNCHECKED).
+void check_atomic_access(const void* address, std::size_t bytes);
+// memcheck, racecheck, initcheck for one access by the running simulated thread (checked_hooks.hpp).
+void check_access(const void* address, std::size_t bytes, bool write);
+// Calls libasan's __asan_handle_no_return when the process has one.
+void forward_handle_no_return() noexcept;
+
+template <class T>
+inline std::uint64_t to_bits(T value) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>, "warp exchanges move values of at most 8 bytes");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+template <class T>
+inline T from_bits(std::uint64_t bits) {
+  T value;
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+}  // namespace gpulab::sim::detail

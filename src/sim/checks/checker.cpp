@@ -1,0 +1,59 @@
+// The checker: the out-of-line half of the per-access path (instrumentation/dispatch.hpp). An access
+// whose inline tests did not all pass comes here, and every client the launch has on runs its full
+// check, in the registry's order; an atomic comes here always (atomics are not instrumented). Also the
+// words the checks' reports share.
+#include <dlfcn.h>
+
+#include <gpulab/sim/detail/instrumentation/clients.hpp>
+#include <gpulab/sim/detail/engine_abi.hpp>
+
+#include "sim/checks/report.hpp"
+#include "sim/engine/block_run.hpp"
+#include "sim/engine/names.hpp"
+
+namespace gpulab::sim::detail {
+
+Text thread_text(const LaunchJob& job, unsigned linear, std::uint64_t block) {
+  const dim3 d = job.block;
+  const uint3 b = block_coordinates(job.grid, block);
+  return Text("thread ({}, {}, {}) of block ({}, {}, {})", linear % d.x, (linear / d.x) % d.y, linear / (d.x * d.y),
+              b.x, b.y, b.z);
+}
+
+Text describe_buffer(const LaunchJob& job, const Buffer& b) {
+  for (std::size_t i = 0; i < job.arg_info.size(); ++i) {
+    const auto p = reinterpret_cast<std::uintptr_t>(job.arg_info[i].pointer);
+    if (job.arg_info[i].pointer != nullptr && p >= b.begin && p <= b.begin + b.bytes) {
+      return Text("device buffer #{} ({} bytes at {:#x}, passed as parameter {})", b.id, b.bytes, b.begin, i + 1);
+    }
+  }
+  return Text("device buffer #{} ({} bytes at {:#x})", b.id, b.bytes, b.begin);
+}
+
+void check_access(const void* address, std::size_t bytes, bool write) {
+  BlockRun* run = host_thread.block;
+  if (run == nullptr || run->aborting) return;
+  const unsigned on = host_thread.clients;
+  const Access a{reinterpret_cast<std::uintptr_t>(address), bytes, write};
+  for_each_client(Clients{}, [&]<class C>() {
+    if ((on & C::flag) != 0) C::check_access(*run, a);
+  });
+}
+
+void check_atomic_access(const void* address, std::size_t bytes) {
+  BlockRun* run = host_thread.block;
+  if (run == nullptr || run->aborting) return;
+  const unsigned on = host_thread.clients;
+  const Access a{reinterpret_cast<std::uintptr_t>(address), bytes, true};
+  for_each_client(Clients{}, [&]<class C>() {
+    if ((on & C::flag) != 0) C::check_atomic(*run, a);
+  });
+}
+
+void forward_handle_no_return() noexcept {
+  using Hook = void (*)();
+  static const Hook asan = reinterpret_cast<Hook>(dlsym(RTLD_DEFAULT, "__asan_handle_no_return"));
+  if (asan != nullptr) asan();  // a hidden definition is never what dlsym finds
+}
+
+}  // namespace gpulab::sim::detail

@@ -1,0 +1,148 @@
+// racecheck (include/gpulab/sim/detail/checks/racecheck.hpp): the full check of an access its inline
+// test did not pass, the shadows' lifetimes, and the reports.
+#include <memory>
+#include <mutex>
+
+#include <gpulab/sim/detail/checks/racecheck.hpp>
+
+#include "sim/checks/racecheck/global_shadow.hpp"
+#include "sim/checks/racecheck/shared_shadow.hpp"
+#include "sim/checks/report.hpp"
+#include "sim/engine/block_run.hpp"
+#include "sim/engine/sim_device.hpp"
+
+namespace gpulab::sim::detail {
+
+namespace {
+
+// A freed buffer this large gives its cells' pages back; a smaller one keeps its (stale) cells, which
+// the next buffer at its address, often the same size, reuses instead of faulting in and zeroing new
+// ones (which, at 32 bytes of cell a byte, took as long as the checked launch itself in a bench loop).
+constexpr std::size_t large_free = std::size_t{1} << 20;
+
+std::mutex global_races_mutex;  // making a device's global shadow
+
+[[noreturn]] void report_race(BlockRun& run, RaceShadow& shadow, const void* p, bool write, int other,
+                              bool other_wrote) {
+  const SharedLocation at = shadow.locate(p, 1);
+  const Text where = at.dynamic ? Text("dynamic shared memory at offset {}", at.offset)
+                                : Text("static __shared__ memory at {:#x}", reinterpret_cast<std::uintptr_t>(p));
+  const char* hazard = write ? (other_wrote ? "write-after-write" : "write-after-read") : "read-after-write";
+  fail(run, Text("racecheck: {} hazard on {}: {} {} it and {} {} it with no barrier between them (__syncthreads, "
+                 "or __syncwarp within a warp)",
+                 hazard, where.view(), thread_text(run, static_cast<unsigned>(other)).view(),
+                 other_wrote ? "wrote" : "read", thread_text(run, run.current()).view(), verb(write)));
+}
+
+// Device memory: conflicting accesses within the launch, across blocks too.
+void global_racecheck(BlockRun& run, const Access& access) {
+  LaunchJob& job = *run.job;
+  GlobalRaceShadow* shadow = job.device->state<Racecheck>().global_races;
+  if (shadow == nullptr) return;
+  const unsigned me = run.current();
+  const GlobalAccess who(run.block_linear, me, host_thread.barrier_epoch, host_thread.warp_epochs[me / 32]);
+  const auto race = shadow->access(access.pointer(), access.bytes, access.write, job.state<Racecheck>().race_launch, who);
+  if (!race) return;
+  const auto a = access.address + race->byte;
+  const auto b = job.device->memory().buffer_of(reinterpret_cast<const void*>(a));
+  const Text buffer = b ? describe_buffer(job, *b) : Text("device memory");
+  const char* hazard = access.write ? (race->other_wrote ? "write-after-write" : "write-after-read") : "read-after-write";
+  const bool same_block = race->other.block() == who.block();
+  fail(run, Text("racecheck: {} hazard on global memory, offset {} of {}: {} {} it and {} {} it with nothing "
+                 "ordering them ({})",
+                 hazard, b ? a - b->begin : 0, buffer.view(), thread_text(job, race->other.thread(), race->other.block()).view(),
+                 race->other_wrote ? "wrote" : "read", thread_text(run, me).view(), verb(access.write),
+                 same_block ? "no __syncthreads between them, nor a warp call within a warp"
+                            : "threads of different blocks are not ordered within a launch"));
+}
+
+// Shared memory: conflicting accesses of one block's threads between barriers.
+void shared_racecheck(BlockRun& run, const Access& access) {
+  RaceShadow* shadow = client_state<Racecheck>(host_thread).shared_shadow;
+  if (shadow == nullptr) return;
+  const unsigned me = run.current();
+  const RaceAccessor who{me, me / 32, host_thread.warp_epochs[me / 32], 1u << (me % 32)};
+  const std::uint32_t epoch = host_thread.barrier_epoch;
+  const RaceCells cells = shadow->cells_for(access.pointer(), access.bytes, epoch);
+  if (cells.cells == nullptr) return;  // not shared memory, or not within one shared range
+  for (std::size_t i = 0; i < cells.count; ++i) {
+    const void* byte = reinterpret_cast<const char*>(access.address) + i * cells.unit;
+    RaceCell& c = cells.cells[i];
+    race_cell_enter(c, epoch);
+    if (race_unordered(c.writer, c.writer_wepoch, who)) report_race(run, *shadow, byte, access.write, c.writer, true);
+    if (!access.write) {
+      race_cell_read(c, who);
+      continue;
+    }
+    if (const int reader = race_racing_reader(c, who); reader >= 0) {
+      report_race(run, *shadow, byte, true, reader, false);
+    }
+    race_cell_write(c, who);
+  }
+}
+
+}  // namespace
+
+void Racecheck::check_access(BlockRun& run, const Access& a) {
+  const HostThreadState& h = host_thread;
+  const std::size_t offset = a.address - h.device_base;
+  if (offset >= h.device_bytes) {
+    shared_racecheck(run, a);
+    return;
+  }
+  global_racecheck(run, a);
+  // The read is recorded (a finding would not have returned): the block's second reader of a word fills
+  // its cell, and the block's third need not look at it.
+  if (!a.write) note_block_read(h, h, offset, a.bytes);
+}
+
+void Racecheck::on_launch_queued(SimDevice& device, LaunchJob& job) {
+  if ((job.clients & flag) == 0) return;
+  DeviceState& d = device.state<Racecheck>();
+  {
+    std::lock_guard lock(global_races_mutex);
+    if (d.global_races == nullptr) d.global_races = new GlobalRaceShadow(device.memory().base(), device.memory().reserved());
+  }
+  job.state<Racecheck>().race_launch = next_race_launch();
+}
+
+void Racecheck::on_block_start(BlockRun& run) {
+  ThreadState& s = client_state<Racecheck>(host_thread);
+  const LaunchJob& job = *run.job;
+  if ((job.clients & flag) == 0) {
+    s.settled = nullptr;
+    s.word_cells = nullptr;
+    s.block_reads = nullptr;
+    return;
+  }
+  if (s.shared_shadow == nullptr) s.shared_shadow = new RaceShadow(run.shared_memory, run.shared_capacity, s);
+  s.shared_shadow->set_dynamic_bytes(job.shared_bytes);
+  const GlobalRaceShadow* global = job.device->state<Racecheck>().global_races;
+  s.settled = global->settled_words();
+  s.word_cells = global->word_cells();
+  s.launch = run.job->state<Racecheck>().race_launch;
+  // The block-read table holds word indices in 32 bits.
+  const bool block_reads_fit = job.device->memory().reserved() / 4 <= std::size_t{0xffffffffu};
+  s.block_reads = block_reads_fit ? s.shared_shadow->block_reads() : nullptr;
+}
+
+void Racecheck::on_free(SimDevice& device, const Buffer& b) {
+  GlobalRaceShadow* global = device.state<Racecheck>().global_races;
+  if (global == nullptr) return;
+  global->unsettle(b.begin, b.bytes);
+  if (b.bytes >= large_free) global->forget(b.begin, b.bytes);
+}
+
+void Racecheck::on_device_destroyed(SimDevice& device) {
+  delete device.state<Racecheck>().global_races;
+  device.state<Racecheck>().global_races = nullptr;
+}
+
+void Racecheck::on_host_thread_end(BlockRun&) {
+  ThreadState& s = client_state<Racecheck>(host_thread);
+  delete s.shared_shadow;
+  s.shared_shadow = nullptr;
+  s.block_reads = nullptr;
+}
+
+}  // namespace gpulab::sim::detail
