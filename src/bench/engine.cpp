@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -147,6 +148,71 @@ MatmulArgs<T> args_for(matrix_view<const T> a, matrix_view<const T> b, matrix_vi
   return MatmulArgs<T>{a, b, c, T{1}, T{0}};
 }
 
+// The result of a check against the reference, in a row, a --sim-checks set or a --streams run.
+template <class Row>
+void record_verification(Row& row, const VerifyResult& v) {
+  row.rel_error = v.rel_error;
+  row.verified = v.passed;
+  if constexpr (requires { row.tolerance; }) row.tolerance = v.tolerance;
+  if constexpr (requires { row.verify_method; }) row.verify_method = v.method;
+}
+
+// ---- the timing skeleton of every row ------------------------------------------------------------
+
+// What a row does, for time_row: how it runs and times one call, and what it adds around the repeats.
+struct RowCalls {
+  // One call on input set `set`, returning once it has finished (the first call, timed on the host
+  // clock: it may include compilation, module loading or library handles).
+  std::function<void(int set)> run;
+  // One call, returning its time in ms: the host clock on the CPU, device events elsewhere.
+  std::function<double(int set)> timed;
+  // A repeat's timed call, when it differs from `timed` (with the transfers around it, say).
+  std::function<double(int set)> repeat;
+  // The first call is a steady one (nothing compiled or loaded): the estimate needs no second call.
+  bool first_call_steady = true;
+  // After warm-up: untimed work done once (the check sets' first calls), returning the ms each repeat
+  // spends beyond its timed call.
+  std::function<double()> per_repeat_extra;
+  // Before the last repeat, whose result is verified: the output poisoned.
+  std::function<void()> poison;
+  // After each repeat: the last one's check, and the work timed beside it (the check sets).
+  std::function<void(int rep, int set, bool last)> after_repeat;
+};
+
+// The first call apart, warm-up (--warmup calls, at least --warmup-ms, within half the row's budget),
+// then the repeats the budget allows, rotating the input sets so that the last uses set 0, whose result
+// is poisoned before and verified after. Fills the row's timings.
+void time_row(BenchResult& r, const BenchConfig& config, int sets, const RowCalls& calls) {
+  const auto t_first = Clock::now();
+  calls.run(0);
+  r.first_call_ms = ms_since(t_first);
+  double estimate = r.first_call_ms;
+  r.warmup = 1;
+  const auto t_warm = Clock::now();
+  for (int w = 1; warming_up(config, w, t_first); ++w) {
+    if (config.time_budget_ms > 0 && ms_since(t_warm) + estimate > config.time_budget_ms / 2) break;
+    estimate = calls.timed(w % sets);
+    ++r.warmup;
+  }
+  if (!calls.first_call_steady && r.warmup == 1) {
+    // One more call, to estimate a steady run: the first may include compilation.
+    estimate = calls.timed(0);
+    ++r.warmup;
+  }
+  const double repeat_ms = estimate + (calls.per_repeat_extra ? calls.per_repeat_extra() : 0.0);
+  const int reps = repeats_within_budget(config, repeat_ms);
+  const auto& repeat = calls.repeat ? calls.repeat : calls.timed;
+  std::vector<double> samples;
+  for (int rep = 0; rep < reps; ++rep) {
+    const bool last = rep == reps - 1;
+    const int set = set_for_repeat(rep, reps, sets);
+    if (last && calls.poison) calls.poison();
+    samples.push_back(repeat(set));
+    if (calls.after_repeat) calls.after_repeat(rep, set, last);
+  }
+  summarize_into(r, samples);
+}
+
 // ---- a row on the host -------------------------------------------------------------------------
 
 template <class T>
@@ -155,39 +221,18 @@ void run_host_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, cons
   HostArray<T, 2> c(s.m, s.n);
   std::fill(c.begin(), c.end(), poison_value<T>());
   const MatmulContext ctx{Stream{}, config.threads};
-  const int sets = static_cast<int>(ws.a.size());
-  const auto call = [&](int set) {
+  RowCalls calls;
+  calls.run = [&](int set) {
     run_matmul(impl, AnyMatmulArgs{args_for<T>(ws.a[set].cview(), ws.b[set].cview(), c.view())}, ctx);
   };
-
-  const auto t_first = Clock::now();
-  call(0);
-  r.first_call_ms = ms_since(t_first);
-  double estimate = r.first_call_ms;
-  r.warmup = 1;
-  const auto t_warm = Clock::now();
-  for (int w = 1; warming_up(config, w, t_first); ++w) {
-    if (config.time_budget_ms > 0 && ms_since(t_warm) + estimate > config.time_budget_ms / 2) break;
+  calls.timed = [&](int set) {
     const auto t0 = Clock::now();
-    call(w % sets);
-    estimate = ms_since(t0);
-    ++r.warmup;
-  }
-  const int reps = repeats_within_budget(config, estimate);
-  std::vector<double> samples;
-  for (int rep = 0; rep < reps; ++rep) {
-    if (rep == reps - 1) std::fill(c.begin(), c.end(), poison_value<T>());
-    const int set = set_for_repeat(rep, reps, sets);
-    const auto t0 = Clock::now();
-    call(set);
-    samples.push_back(ms_since(t0));
-  }
-  summarize_into(r, samples);
-  const VerifyResult v = ws.reference->check(c.cview(), r.compute_type);
-  r.rel_error = v.rel_error;
-  r.tolerance = v.tolerance;
-  r.verified = v.passed;
-  r.verify_method = v.method;
+    calls.run(set);
+    return ms_since(t0);
+  };
+  calls.poison = [&] { std::fill(c.begin(), c.end(), poison_value<T>()); };
+  time_row(r, config, static_cast<int>(ws.a.size()), calls);
+  record_verification(r, ws.reference->check(c.cview(), r.compute_type));
 }
 
 // ---- a row on a device (CUDA or the simulator) ---------------------------------------------------
@@ -283,9 +328,7 @@ StreamsResult run_streams(const MatmulImpl& impl, Workspace<T>& ws, const BenchC
   out.parts_ms = out.h2d_ms + out.compute_ms + out.d2h_ms;
   out.end_to_end_ms = summarize(e2e).median;
   out.overlap = out.parts_ms > 0 ? 1.0 - out.end_to_end_ms / out.parts_ms : 0;
-  const VerifyResult v = ws.reference->check(pc.cview(), type);
-  out.rel_error = v.rel_error;
-  out.verified = v.passed;
+  record_verification(out, ws.reference->check(pc.cview(), type));
   return out;
 }
 
@@ -296,13 +339,8 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
   const int sets = static_cast<int>(ws.a.size());
   Stream stream(device);
   const MatmulContext ctx{stream, config.threads};
-  // --sim-checks: the sets of checks timed beside the unchecked runs (simulator rows only). initcheck
-  // counts as written what was written while it was on, so the inputs go up with it on for a set that has it.
+  // --sim-checks: the sets of checks timed beside the unchecked runs (simulator rows only).
   const std::vector<unsigned> check_sets = device.is_sim() ? config.sim_check_sets : std::vector<unsigned>{};
-  std::optional<sim::ScopedChecks> marking;
-  if (std::any_of(check_sets.begin(), check_sets.end(), [](unsigned c) { return (c & sim::initcheck) != 0; })) {
-    marking.emplace(sim::initcheck);
-  }
   std::vector<DeviceArray<T, 2>> da, db;
   for (int set = 0; set < sets; ++set) {
     da.push_back(to_device(device, ws.a[set], stream));
@@ -311,55 +349,10 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
   DeviceArray<T, 2> dc(device, Shape<2>{s.m, s.n});
   dc.fill(poison_value<T>(), stream);
   stream.synchronize();
-  marking.reset();
-  const auto call = [&](int set) {
-    run_matmul(impl, AnyMatmulArgs{args_for<T>(da[set].cview(), db[set].cview(), dc.view())}, ctx);
-  };
   const auto check_product = [&] {
     const HostArray<T, 2> host_c = dc.copy_to_host(stream);
     return ws.reference->check(host_c.cview(), r.compute_type);
   };
-
-  // The first call pays for module loading, JIT of PTX and library handles: host clock, apart.
-  const auto t_first = Clock::now();
-  call(0);
-  stream.synchronize();
-  r.first_call_ms = ms_since(t_first);
-  Event e0(device), e1(device), e2(device), e3(device);
-  double estimate = r.first_call_ms;
-  r.warmup = 1;
-  const auto t_warm = Clock::now();
-  for (int w = 1; warming_up(config, w, t_first); ++w) {
-    if (config.time_budget_ms > 0 && ms_since(t_warm) + estimate > config.time_budget_ms / 2) break;
-    e0.record(stream);
-    call(w % sets);
-    e1.record(stream);
-    e1.synchronize();
-    estimate = event_ms(e0, e1);
-    ++r.warmup;
-  }
-  if (r.warmup == 1) {
-    // One more call, to estimate a steady run: the first may include compilation.
-    e0.record(stream);
-    call(0);
-    e1.record(stream);
-    e1.synchronize();
-    estimate = event_ms(e0, e1);
-    ++r.warmup;
-  }
-  // Each check set's first call (its checks' state is set up then), which also says how long a repeat
-  // of all of them takes.
-  std::vector<CheckedTimes> checked(check_sets.size());
-  double repeat_estimate = estimate;
-  for (unsigned checks : check_sets) {
-    const sim::ScopedChecks scoped(checks);
-    e0.record(stream);
-    call(0);
-    e1.record(stream);
-    e1.synchronize();
-    repeat_estimate += event_ms(e0, e1);
-  }
-  const int reps = repeats_within_budget(config, repeat_estimate);
 
   std::optional<std::vector<PinnedArray<T, 2>>> pinned_a, pinned_b;
   std::optional<PinnedArray<T, 2>> pinned_c;
@@ -375,56 +368,64 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
     pinned_c.emplace(s.m, s.n);
   }
 
-  std::vector<double> samples, h2d, d2h, e2e;
-  for (int rep = 0; rep < reps; ++rep) {
-    const int set = set_for_repeat(rep, reps, sets);
-    if (rep == reps - 1) dc.fill(poison_value<T>(), stream);
-    if (config.include_transfers) {
+  Event e0(device), e1(device), e2(device), e3(device);
+  std::vector<double> h2d, d2h, e2e;
+  std::vector<CheckedTimes> checked(check_sets.size());
+  RowCalls calls;
+  calls.first_call_steady = false;
+  calls.run = [&](int set) {
+    run_matmul(impl, AnyMatmulArgs{args_for<T>(da[set].cview(), db[set].cview(), dc.view())}, ctx);
+    stream.synchronize();
+  };
+  calls.timed = [&](int set) {
+    e1.record(stream);
+    run_matmul(impl, AnyMatmulArgs{args_for<T>(da[set].cview(), db[set].cview(), dc.view())}, ctx);
+    e2.record(stream);
+    e2.synchronize();
+    return event_ms(e1, e2);
+  };
+  if (config.include_transfers) {
+    calls.repeat = [&](int set) {
       e0.record(stream);
       da[set].copy_from((*pinned_a)[set], stream);
       db[set].copy_from((*pinned_b)[set], stream);
-    }
-    e1.record(stream);
-    call(set);
-    e2.record(stream);
-    if (config.include_transfers) {
+      e1.record(stream);
+      run_matmul(impl, AnyMatmulArgs{args_for<T>(da[set].cview(), db[set].cview(), dc.view())}, ctx);
+      e2.record(stream);
       dc.copy_to_host(*pinned_c, stream);
       e3.record(stream);
       e3.synchronize();
       h2d.push_back(event_ms(e0, e1));
       d2h.push_back(event_ms(e2, e3));
       e2e.push_back(event_ms(e0, e3));
-    } else {
-      e2.synchronize();
+      return event_ms(e1, e2);
+    };
+  }
+  // Each check set's first call (its checks' state is set up then), which also says how long a repeat
+  // of all of them takes.
+  calls.per_repeat_extra = [&] {
+    double extra = 0;
+    for (unsigned checks : check_sets) {
+      const sim::ScopedChecks scoped(checks);
+      extra += calls.timed(0);
     }
-    samples.push_back(event_ms(e1, e2));
-    if (rep == reps - 1) {
-      // The last repeat's product, poisoned before it: verified before the check sets overwrite it.
-      const VerifyResult v = check_product();
-      r.rel_error = v.rel_error;
-      r.tolerance = v.tolerance;
-      r.verified = v.passed;
-      r.verify_method = v.method;
-    }
+    return extra;
+  };
+  calls.poison = [&] { dc.fill(poison_value<T>(), stream); };
+  calls.after_repeat = [&](int, int set, bool last) {
+    // The last repeat's product, poisoned before it: verified before the check sets overwrite it.
+    if (last) record_verification(r, check_product());
     // The same repeat under each set of checks, right after the unchecked one: both see the machine
     // in the same state, so their ratio holds where separate runs drift apart.
     for (std::size_t c = 0; c < check_sets.size(); ++c) {
       const sim::ScopedChecks scoped(check_sets[c]);
-      if (rep == reps - 1) dc.fill(poison_value<T>(), stream);
-      e1.record(stream);
-      call(set);
-      e2.record(stream);
-      e2.synchronize();
-      checked[c].samples_ms.push_back(event_ms(e1, e2));
-      if (rep == reps - 1) {
-        const VerifyResult v = check_product();
-        checked[c].rel_error = v.rel_error;
-        checked[c].tolerance = v.tolerance;
-        checked[c].verified = v.passed;
-      }
+      if (last) dc.fill(poison_value<T>(), stream);
+      checked[c].samples_ms.push_back(calls.timed(set));
+      if (last) record_verification(checked[c], check_product());
     }
-  }
-  summarize_into(r, samples);
+  };
+  time_row(r, config, sets, calls);
+
   for (std::size_t c = 0; c < check_sets.size(); ++c) {
     const SampleStats st = summarize(checked[c].samples_ms);
     checked[c].checks = sim::format_checks(check_sets[c]);
@@ -449,7 +450,7 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
     panel.ldc = s.n;
     panel.space = device.space();
     if (impl.why_not(panel).empty()) {
-      r.streams = run_streams<T>(impl, ws, config, device, da[0], db[0], dc, reps, r.compute_type);
+      r.streams = run_streams<T>(impl, ws, config, device, da[0], db[0], dc, r.repeats, r.compute_type);
     }
   }
 }
