@@ -14,8 +14,17 @@ foreach(path include/gpulab/gpulab.hpp include/gpulab/kernel.hpp bin/gpulab lib/
     message(FATAL_ERROR "the install lacks ${path}")
   endif()
 endforeach()
-run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE} -B ${CONSUMER_BUILD} -G ${GENERATOR} -DCMAKE_PREFIX_PATH=${PREFIX}
+run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE} -B ${CONSUMER_BUILD} -G "Unix Makefiles" -DCMAKE_PREFIX_PATH=${PREFIX}
     -DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" -DGPULAB_CUDA=${GPULAB_CUDA})
 run(${CMAKE_COMMAND} --build ${CONSUMER_BUILD})
 run(${CONSUMER_BUILD}/consumer)
+run(${CONSUMER_BUILD}/consumer_cuda_program)
+
+# The simulator's internal headers refuse a direct include, naming what to include instead.
+file(WRITE ${CONSUMER_BUILD}/internal.cpp "#include <gpulab/sim/detail/host_thread.hpp>\n")
+execute_process(COMMAND ${CXX} -std=c++20 -fsyntax-only -DGPULAB_SIM=1 -I${PREFIX}/include ${CONSUMER_BUILD}/internal.cpp
+                RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
+if(rc EQUAL 0 OR NOT err MATCHES "is the simulator's inside: include <gpulab/kernel.hpp>")
+  message(FATAL_ERROR "a direct include of gpulab/sim/detail/host_thread.hpp was not refused (${rc}):\n${err}")
+endif()
 run(${PREFIX}/bin/gpulab devices)

@@ -1,5 +1,7 @@
-// Kernels for the simulator's tests: one per built-in or behaviour, each small enough that its
-// expected output is computed by hand in the test. CUDA C++, compiled for every backend.
+// Kernels for the simulator's tests (tests/sim/<layer>/test_*.cpp): one per built-in or behaviour, each
+// small enough that its expected output is computed by hand in the test. CUDA C++, compiled once for
+// every backend into the OBJECT library sim_test_kernels (tests/sim/CMakeLists.txt); the tests find
+// each kernel by the name it is exported with.
 #include <gpulab/kernel.hpp>
 
 #if defined(GPULAB_SIM)
@@ -268,6 +270,20 @@ __global__ void append_after_work(int* log, int value, int work) {
 }
 GPULAB_EXPORT_KERNEL(append_after_work);
 
+// Thread 0 spins until *flag is set or `budget` rounds have passed, then says what it saw: 1 when other
+// work set the flag while it spun, 0 when that work could only run after it.
+__global__ void wait_for_flag(int* flag, int* saw, long long budget) {
+  if (threadIdx.x != 0) return;
+  for (long long i = 0; i < budget && atomicAdd(flag, 0) == 0; ++i) {
+  }
+  *saw = atomicAdd(flag, 0);
+}
+GPULAB_EXPORT_KERNEL(wait_for_flag);
+
+// Sets the flag wait_for_flag spins on.
+__global__ void set_flag(int* flag) { atomicExch(flag, 1); }
+GPULAB_EXPORT_KERNEL(set_flag);
+
 // ---- planted bugs, for the checks ------------------------------------------------------------------------------
 // Thread 3 of block 1 writes one element past the end of `a` (n elements).
 __global__ void planted_oob_write(int* a, int n) {
@@ -333,8 +349,9 @@ GPULAB_EXPORT_KERNEL(global_race_across_blocks);
 
 // Every thread of one block reads one global word, twice, with a barrier between; then thread 40
 // writes it. Past its first few reads, a block's reads of a word are noted once for all until its next
-// barrier or warp call (checked_access.hpp): the second round must be recorded afresh. barrier_first
-// 1: a barrier orders the write after every read (correct); 0: the write races with the second round.
+// barrier or warp call (include/gpulab/sim/detail/checks/racecheck.hpp): the second round must be
+// recorded afresh. barrier_first 1: a barrier orders the write after every read (correct); 0: the write
+// races with the second round.
 // The rounds index the word with two arguments (both 0): with one index, the sanitize preset's build
 // (whose __syncthreads is an out-of-line call) instrumented only the first of the two reads.
 __global__ void global_reads_then_write(int* word, int* out, int barrier_first, int first, int second) {
@@ -385,7 +402,7 @@ __global__ void warp_barrier_deadlock(int* out) {
 }
 GPULAB_EXPORT_KERNEL(warp_barrier_deadlock);
 
-// ---- the barrier's fast mode (fast_barrier.hpp) and what ends it -------------------------------------
+// ---- the barrier's fast mode (sim/detail/fast_barrier.hpp) and what ends it ----------------------------
 // Each kernel first runs `rounds` rounds of plain barriers, which put the block in fast mode, then does
 // one thing the engine must take over from there.
 

@@ -1,10 +1,13 @@
 #pragma once
-// What the simulator's tests share: the sim device, a stream on it, copies to and from it, and the
-// text of the KernelFault a piece of work raises.
+// What the simulator's tests share (tests/sim/<layer>/test_*.cpp, linked with the kernels of
+// sim_kernels.cu): the sim device, copies to and from it, and the text of the KernelFault a piece of
+// work raises.
 #include <functional>
 #include <span>
 #include <string>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 #include <gpulab/array.hpp>
 #include <gpulab/device.hpp>
@@ -46,3 +49,6 @@ inline std::string fault_message(const std::function<void()>& work) {
 }
 
 }  // namespace gpulab::sim_testing
+
+// `part` occurs in `text` (a fault message, say).
+#define EXPECT_CONTAINS(text, part) EXPECT_NE((text).find(part), std::string::npos) << "in: " << (text)

@@ -1,14 +1,15 @@
-// racecheck's inline test of shared-memory accesses (shared_access_recorded, checked_access.hpp), run
-// on its own: the reads it records without the rules (race_cell.hpp) leave the cells as the rules
-// would, and whatever may race goes to the checker.
+// racecheck's inline test of shared-memory accesses (Racecheck::shared_access_recorded,
+// include/gpulab/sim/detail/checks/racecheck.hpp), run on its own: the reads it records without the
+// rules (racecheck/shared_cell.hpp there) leave the cells as the rules would, and whatever may race goes
+// to the checker (src/sim/checks/racecheck/shared_shadow.hpp).
 #include <array>
 #include <cstdint>
 
 #include <gtest/gtest.h>
 
-#include <gpulab/sim/checked_access.hpp>
+#include <gpulab/sim/detail/instrumentation/dispatch.hpp>
 
-#include "backends/sim/race_shadow.hpp"
+#include "sim/checks/racecheck/shared_shadow.hpp"
 
 namespace gpulab::sim::detail {
 namespace {
@@ -25,7 +26,7 @@ class SharedRaceInlineTest : public ::testing::Test {
   // false when the checker must decide it (a race, or a case the test leaves to the checker).
   bool access(unsigned t, int w, bool write) {
     h.current = t;
-    return shared_access_recorded(h, address(w), 4, write);
+    return Racecheck::shared_access_recorded(h, h, Access{address(w), 4, write});
   }
   std::uintptr_t address(int w) const { return reinterpret_cast<std::uintptr_t>(shared.data()) + 4 * static_cast<std::uintptr_t>(w); }
   // Word w's cell as the hooks find it (FindsAWordsCellFromItsAddress checks it is the checker's).

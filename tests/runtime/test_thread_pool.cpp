@@ -1,4 +1,4 @@
-// The host thread pool behind the CPU GEMM.
+// The host thread pool behind the CPU GEMM (src/runtime/thread_pool.hpp).
 #include "runtime/thread_pool.hpp"
 
 #include <atomic>

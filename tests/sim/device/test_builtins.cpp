@@ -1,4 +1,5 @@
-// One test per built-in of the simulator's CUDA vocabulary, against expectations computed by hand.
+// One test per built-in of the simulator's CUDA vocabulary (include/gpulab/sim/device), against
+// expectations computed by hand.
 #include <algorithm>
 #include <bit>
 #include <cmath>

@@ -1,7 +1,7 @@
-// The barrier's fast mode (include/gpulab/sim/fast_barrier.hpp): after a few rounds of plain barriers a
-// block runs its barriers as bare hops from thread to thread, keeping no thread states. Whatever comes
-// next (warp calls, a counting barrier, exits, a failure, a deadlock) the engine must take over with
-// the states rebuilt exactly: results, unwinding and reports are checked here.
+// The barrier's fast mode (include/gpulab/sim/detail/fast_barrier.hpp): after a few rounds of plain
+// barriers a block runs its barriers as bare hops from thread to thread, keeping no thread states.
+// Whatever comes next (warp calls, a counting barrier, exits, a failure, a deadlock) the engine must
+// take over with the states rebuilt exactly: results, unwinding and reports are checked here.
 #include <fstream>
 #include <string>
 #include <vector>
@@ -14,8 +14,6 @@ namespace gpulab {
 namespace {
 
 using namespace sim_testing;
-
-#define EXPECT_CONTAINS(text, part) EXPECT_NE((text).find(part), std::string::npos) << "in: " << (text)
 
 // fast_rounds in sim_kernels.cu, on the host: each round every thread adds its neighbour's total.
 std::vector<int> fast_rounds(int n, int rounds) {

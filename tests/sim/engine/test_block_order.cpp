@@ -1,12 +1,12 @@
-// The order the block pool's host threads take a launch's blocks in (block_order.hpp): every block
-// once, grid order on one thread, and blocks taken at the same time apart in the grid.
+// The order the block pool's host threads take a launch's blocks in (src/sim/engine/block_order.hpp):
+// every block once, grid order on one thread, and blocks taken at the same time apart in the grid.
 #include <cstdint>
 #include <cstdlib>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "backends/sim/block_order.hpp"
+#include "sim/engine/block_order.hpp"
 
 namespace gpulab::sim::detail {
 namespace {

@@ -1,11 +1,11 @@
-// racecheck's global-memory cells on their own: which pairs of accesses are ordered, and which races
-// the cells report, whatever order the accesses come in.
+// racecheck's global-memory cells on their own (src/sim/checks/racecheck/global_shadow.hpp): which
+// pairs of accesses are ordered, and which races the cells report, whatever order the accesses come in.
 #include <cstdint>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "backends/sim/global_race_shadow.hpp"
+#include "sim/checks/racecheck/global_shadow.hpp"
 
 namespace gpulab::sim::detail {
 namespace {

@@ -1,4 +1,4 @@
-// The same transforms compiled with no optimisation and no contraction (see tests/bench/CMakeLists.txt),
+// The same transforms compiled with no optimisation and no contraction (see tests/random/CMakeLists.txt),
 // to compare with test_philox.cpp, compiled with -O3 and -ffp-contract=fast on an FMA-capable target.
 #include <cstdint>
 
