@@ -1,5 +1,7 @@
 // The bench engine: plans the rows, prepares inputs and references once per shape, times each row and
 // verifies it, then fills in the comparisons (speed-up over the baseline, ratio to the peer, % of peak).
+// One concept, the run of a benchmark plan, in one file of over 500 lines: the stages share the plan's
+// state and split into files only at the cost of passing it all around.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -1,7 +1,8 @@
 // Kernels for the simulator's tests (tests/sim/<layer>/test_*.cpp): one per built-in or behaviour, each
 // small enough that its expected output is computed by hand in the test. CUDA C++, compiled once for
 // every backend into the OBJECT library sim_test_kernels (tests/sim/CMakeLists.txt); the tests find
-// each kernel by the name it is exported with.
+// each kernel by the name it is exported with. One concept, the tests' kernel set, kept in one file over
+// 500 lines so that one object library compiles it once.
 #include <gpulab/kernel.hpp>
 
 #if defined(GPULAB_SIM)

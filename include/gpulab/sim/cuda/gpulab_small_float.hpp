@@ -14,6 +14,9 @@
 //    format's precision plus two bits, so rounding twice gives the once-rounded result.
 // Transcendental functions (hexp, hlog, hsin, ...) are the float function rounded to 16 bits, which
 // may differ from CUDA's hardware approximations in the last place.
+//
+// One concept, 16-bit floating point, in one file of over 500 lines: the formats share every
+// operation, so splitting by operation would split each operation's two halves.
 #include <algorithm>
 #include <cmath>
 #include <concepts>
