@@ -4,7 +4,7 @@
 // Blocks next to each other in the grid read the same data (a matmul's blocks of one row read the same
 // rows of A, those of one column the same columns of B), and host threads taking blocks from one
 // counter in grid order run neighbours at the same time, in step. racecheck's first reads of a word
-// in a launch write its cell and its settled-map entry (src/backends/sim/global_race_shadow.hpp), so
+// in a launch write its cell and its settled-map entry (src/sim/checks/racecheck/global_shadow.hpp), so
 // two host threads in step on the same words pass those cache lines back and forth between cores. So
 // the tickets of the counter are dealt round robin over `segments` equal parts of the grid (one per
 // host thread), part s rotated by s/segments of a grid row: tickets taken at the same time then name

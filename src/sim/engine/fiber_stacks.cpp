@@ -43,7 +43,7 @@ void FiberStacks::reserve(unsigned count) {
   if (base_ != nullptr) munmap(base_, static_cast<std::size_t>(count_) * stride_);
   base_ = nullptr;
   count_ = 0;
-  // Slots of a power-of-two size, aligned to it: memcheck's inline test (own_stack, thread_state.hpp)
+  // Slots of a power-of-two size, aligned to it: memcheck's inline test (own_stack, detail/engine_state.hpp)
   // then tells whether an address is on the running thread's stack by comparing its slot with the stack
   // pointer's, with no table and no division. A slot is a guard page, then the stack, with room above it
   // for the cache colour (make_context).

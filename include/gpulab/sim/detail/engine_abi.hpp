@@ -24,7 +24,7 @@ std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, uns
 unsigned active_mask(const std::source_location& where);
 // memcheck for an atomic (atomics are not seen by the instrumentation; see GPULAB_SIM_UNCHECKED).
 void check_atomic_access(const void* address, std::size_t bytes);
-// memcheck, racecheck, initcheck for one access by the running simulated thread (checked_hooks.hpp).
+// memcheck, racecheck, initcheck for one access by the running simulated thread (instrumentation/asan_hooks.hpp).
 void check_access(const void* address, std::size_t bytes, bool write);
 // Calls libasan's __asan_handle_no_return when the process has one.
 void forward_handle_no_return() noexcept;
