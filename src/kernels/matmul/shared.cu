@@ -4,8 +4,8 @@
 //
 // The guide's printed kernel stores s_a[ty, tx] = a[i, k0 + tx] with i taken from the x index, so
 // s_a holds the wrong rows and the result is wrong (guide_shared_matmul in
-// tests/ops/gpu_matmul_test_kernels.cu keeps it, and a test shows it). Here the
-// row comes from y and the column from x for both tiles:
+// tests/ops/gpu_matmul_test_kernels.cu keeps it, and a test shows it). Here the row comes from y and
+// the column from x for both tiles:
 //   s_a[ty][tx] = A(row0 + ty, k0 + tx),  s_b[ty][tx] = B(k0 + ty, col0 + tx).
 //
 // What it should buy over rung 2: each element of A and B is fetched from global memory once per tile
