@@ -8,6 +8,10 @@
 #if !defined(GPULAB_SIM)
 #error "this <cuda_runtime.h> is gpulab's simulator shadow of CUDA's: build with gpulab-simcc or gpulab_add_sim_executable"
 #endif
+// CUDA's guard macro, which helper headers (the samples' helper_cuda.h among them) test.
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#endif
 
 #include <cstddef>
 #include <tuple>
@@ -134,6 +138,15 @@ inline cudaError_t cudaFuncSetAttribute(void (*func)(P...), cudaFuncAttribute at
 }
 
 template <class... P>
+inline cudaError_t cudaFuncSetCacheConfig(void (*func)(P...), cudaFuncCache cacheConfig) {
+  return cudaFuncSetCacheConfig(reinterpret_cast<const void*>(func), cacheConfig);
+}
+template <class... P>
+inline cudaError_t cudaFuncSetSharedMemConfig(void (*func)(P...), cudaSharedMemConfig config) {
+  return cudaFuncSetSharedMemConfig(reinterpret_cast<const void*>(func), config);
+}
+
+template <class... P>
 inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, void (*func)(P...)) {
   return cudaFuncGetAttributes(attr, reinterpret_cast<const void*>(func));
 }
@@ -143,6 +156,20 @@ inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks,
                                                                  std::size_t dynamicSMemSize) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, reinterpret_cast<const void*>(func), blockSize,
                                                        dynamicSMemSize);
+}
+
+template <class... P>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, void (*func)(P...),
+                                                                          int blockSize, std::size_t dynamicSMemSize,
+                                                                          unsigned int flags) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, reinterpret_cast<const void*>(func),
+                                                                blockSize, dynamicSMemSize, flags);
+}
+template <class... P>
+inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(std::size_t* dynamicSmemSize, void (*func)(P...),
+                                                             int numBlocks, int blockSize) {
+  return cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, reinterpret_cast<const void*>(func), numBlocks,
+                                                   blockSize);
 }
 
 // The block size that maximises occupancy on the sim device's sm_90 limits (threads and shared memory;
@@ -221,6 +248,22 @@ inline cudaError_t cudaMallocHost(T** ptr, std::size_t size) {
 template <class T>
 inline cudaError_t cudaHostAlloc(T** ptr, std::size_t size, unsigned int flags) {
   return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T** devPtr, std::size_t size, cudaStream_t stream) {
+  return cudaMallocAsync(reinterpret_cast<void**>(devPtr), size, stream);
+}
+template <class T>
+inline cudaError_t cudaMallocAsync(T** devPtr, std::size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+  return cudaMallocFromPoolAsync(reinterpret_cast<void**>(devPtr), size, pool, stream);
+}
+template <class T>
+inline cudaError_t cudaMallocFromPoolAsync(T** devPtr, std::size_t size, cudaMemPool_t pool, cudaStream_t stream) {
+  return cudaMallocFromPoolAsync(reinterpret_cast<void**>(devPtr), size, pool, stream);
+}
+template <class T>
+inline cudaError_t cudaHostGetDevicePointer(T** pDevice, void* pHost, unsigned int flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(pDevice), pHost, flags);
 }
 template <class T>
 inline cudaError_t cudaMallocPitch(T** devPtr, std::size_t* pitch, std::size_t width, std::size_t height) {

@@ -1,162 +1,26 @@
 #pragma once
 // gpulab-simcc's shadow of CUDA's <cuda_runtime_api.h>: the CUDA runtime API, implemented on gpulab's
-// `sim` device (src/simcuda/runtime/). Error codes, their names and texts, and the
-// sticky/non-sticky split are CUDA's. docs/simulator.md lists what is supported.
-//
-// The functions have C++ linkage on purpose: libgpulab may also link the real libcudart (its CUDA
-// backend), whose C symbols these must never interpose.
-#include <cstddef>
+// `sim` device (src/simcuda/runtime/). Error codes, their names and texts, and the sticky/non-sticky
+// split are CUDA's; the types are in driver_types.h. docs/simulator.md lists what is supported.
+// Names CUDA 13 removed that older code still calls (cudaThreadSynchronize, ...) are declared too and
+// print a note once, at run time, when called.
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
 
-#include <gpulab/sim/vector_types.hpp>  // dim3, uint3
+#include <stddef.h>
 
-#define CUDART_VERSION 13000
-#define __CUDART_API_VERSION CUDART_VERSION
+#include "builtin_types.h"
 
-enum cudaError {
-  cudaSuccess = 0,
-  cudaErrorInvalidValue = 1,
-  cudaErrorMemoryAllocation = 2,
-  cudaErrorInitializationError = 3,
-  cudaErrorCudartUnloading = 4,
-  cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidPitchValue = 12,
-  cudaErrorInvalidSymbol = 13,
-  cudaErrorInvalidHostPointer = 16,
-  cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21,
-  cudaErrorNotYetImplemented = 31,
-  cudaErrorInsufficientDriver = 35,
-  cudaErrorInvalidDeviceFunction = 98,
-  cudaErrorNoDevice = 100,
-  cudaErrorInvalidDevice = 101,
-  cudaErrorInvalidResourceHandle = 400,
-  cudaErrorNotReady = 600,
-  cudaErrorIllegalAddress = 700,
-  cudaErrorLaunchOutOfResources = 701,
-  cudaErrorAssert = 710,
-  cudaErrorLaunchFailure = 719,
-  cudaErrorNotPermitted = 800,
-  cudaErrorNotSupported = 801,
-  cudaErrorUnknown = 999,
-};
-typedef enum cudaError cudaError_t;
-
-enum cudaMemcpyKind {
-  cudaMemcpyHostToHost = 0,
-  cudaMemcpyHostToDevice = 1,
-  cudaMemcpyDeviceToHost = 2,
-  cudaMemcpyDeviceToDevice = 3,
-  cudaMemcpyDefault = 4,
-};
-
-enum cudaFuncAttribute {
-  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
-};
-
-enum cudaDeviceAttr {
-  cudaDevAttrMaxThreadsPerBlock = 1,
-  cudaDevAttrMaxBlockDimX = 2,
-  cudaDevAttrMaxBlockDimY = 3,
-  cudaDevAttrMaxBlockDimZ = 4,
-  cudaDevAttrMaxGridDimX = 5,
-  cudaDevAttrMaxGridDimY = 6,
-  cudaDevAttrMaxGridDimZ = 7,
-  cudaDevAttrMaxSharedMemoryPerBlock = 8,
-  cudaDevAttrTotalConstantMemory = 9,
-  cudaDevAttrWarpSize = 10,
-  cudaDevAttrMaxRegistersPerBlock = 12,
-  cudaDevAttrClockRate = 13,
-  cudaDevAttrMultiProcessorCount = 16,
-  cudaDevAttrMemoryClockRate = 36,
-  cudaDevAttrGlobalMemoryBusWidth = 37,
-  cudaDevAttrL2CacheSize = 38,
-  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-  cudaDevAttrComputeCapabilityMajor = 75,
-  cudaDevAttrComputeCapabilityMinor = 76,
-  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-  cudaDevAttrManagedMemory = 83,
-  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
-};
-
-// Stream and event flags, and the special stream handles.
-#define cudaStreamDefault 0x00
-#define cudaStreamNonBlocking 0x01
-#define cudaEventDefault 0x00
-#define cudaEventBlockingSync 0x01
-#define cudaEventDisableTiming 0x02
-#define cudaHostAllocDefault 0x00
-#define cudaHostAllocPortable 0x01
-#define cudaHostAllocMapped 0x02
-#define cudaHostAllocWriteCombined 0x04
-#define cudaMemAttachGlobal 0x01
-#define cudaMemAttachHost 0x02
-
-typedef struct CUstream_st* cudaStream_t;
-typedef struct CUevent_st* cudaEvent_t;
-#define cudaStreamLegacy ((cudaStream_t)0x1)
-#define cudaStreamPerThread ((cudaStream_t)0x2)
-
-// CUDA marks host callbacks with CUDART_CB (a calling convention on Windows, nothing elsewhere).
-#ifndef CUDART_CB
-#define CUDART_CB
+// Default arguments exist in C++ only, as in CUDA's header.
+#ifdef __cplusplus
+#define GPULAB_DV(v) = v
+#else
+#define GPULAB_DV(v)
 #endif
-typedef void (*cudaHostFn_t)(void* userData);
-typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* userData);
-
-struct cudaDeviceProp {
-  char name[256];
-  std::size_t totalGlobalMem;
-  std::size_t sharedMemPerBlock;
-  int regsPerBlock;
-  int warpSize;
-  std::size_t memPitch;
-  int maxThreadsPerBlock;
-  int maxThreadsDim[3];
-  int maxGridSize[3];
-  std::size_t totalConstMem;
-  int major;
-  int minor;
-  std::size_t textureAlignment;
-  int deviceOverlap;
-  int multiProcessorCount;
-  int integrated;
-  int canMapHostMemory;
-  int concurrentKernels;
-  int ECCEnabled;
-  int pciBusID;
-  int pciDeviceID;
-  int pciDomainID;
-  int asyncEngineCount;
-  int unifiedAddressing;
-  int memoryBusWidth;
-  int l2CacheSize;
-  int maxThreadsPerMultiProcessor;
-  std::size_t sharedMemPerMultiprocessor;
-  int regsPerMultiprocessor;
-  int managedMemory;
-  int isMultiGpuBoard;
-  int concurrentManagedAccess;
-  std::size_t sharedMemPerBlockOptin;
-  int maxBlocksPerMultiProcessor;
-};
-
-struct cudaFuncAttributes {
-  std::size_t sharedSizeBytes;
-  std::size_t constSizeBytes;
-  std::size_t localSizeBytes;
-  int maxThreadsPerBlock;
-  int numRegs;
-  int ptxVersion;
-  int binaryVersion;
-  int cacheModeCA;
-  int maxDynamicSharedSizeBytes;
-  int preferredShmemCarveout;
-};
 
 // ---- errors --------------------------------------------------------------------------------------------
-cudaError_t cudaGetLastError();
-cudaError_t cudaPeekAtLastError();
+cudaError_t cudaGetLastError(void);
+cudaError_t cudaPeekAtLastError(void);
 const char* cudaGetErrorString(cudaError_t error);
 const char* cudaGetErrorName(cudaError_t error);
 
@@ -164,54 +28,156 @@ const char* cudaGetErrorName(cudaError_t error);
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int* device);
-cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
-cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
-cudaError_t cudaDeviceSynchronize();
-cudaError_t cudaDeviceReset();
-cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total);
-cudaError_t cudaRuntimeGetVersion(int* version);
-cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags);
+cudaError_t cudaSetValidDevices(int* device_arr, int len);
+cudaError_t cudaChooseDevice(int* device, const struct cudaDeviceProp* prop);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device);
+cudaError_t cudaGetDeviceProperties_v2(struct cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int device);
+cudaError_t cudaDeviceGetP2PAttribute(int* value, enum cudaDeviceP2PAttr attr, int srcDevice, int dstDevice);
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags);
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice);
+cudaError_t cudaDeviceGetPCIBusId(char* pciBusId, int len, int device);
+cudaError_t cudaDeviceGetByPCIBusId(int* device, const char* pciBusId);
+cudaError_t cudaDeviceSynchronize(void);
+cudaError_t cudaDeviceReset(void);
+cudaError_t cudaDeviceGetLimit(size_t* pValue, enum cudaLimit limit);
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache* pCacheConfig);
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pConfig);
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+cudaError_t cudaRuntimeGetVersion(int* runtimeVersion);
+cudaError_t cudaDriverGetVersion(int* driverVersion);
+// Removed by CUDA 13 (the cudaThread* names by CUDA 12 already); accepted with a note.
+cudaError_t cudaThreadSynchronize(void);
+cudaError_t cudaThreadExit(void);
+cudaError_t cudaThreadSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaThreadGetLimit(size_t* pValue, enum cudaLimit limit);
+cudaError_t cudaThreadSetCacheConfig(enum cudaFuncCache cacheConfig);
+cudaError_t cudaThreadGetCacheConfig(enum cudaFuncCache* pCacheConfig);
 
 // ---- memory ------------------------------------------------------------------------------------------------
-cudaError_t cudaMalloc(void** devPtr, std::size_t size);
+cudaError_t cudaMalloc(void** devPtr, size_t size);
 cudaError_t cudaFree(void* devPtr);
-cudaError_t cudaMallocManaged(void** devPtr, std::size_t size, unsigned int flags = cudaMemAttachGlobal);
-cudaError_t cudaMallocPitch(void** devPtr, std::size_t* pitch, std::size_t width, std::size_t height);
-cudaError_t cudaMallocHost(void** ptr, std::size_t size);
-cudaError_t cudaHostAlloc(void** ptr, std::size_t size, unsigned int flags);
+cudaError_t cudaMallocManaged(void** devPtr, size_t size, unsigned int flags GPULAB_DV(cudaMemAttachGlobal));
+cudaError_t cudaMallocPitch(void** devPtr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMallocHost(void** ptr, size_t size);
+cudaError_t cudaHostAlloc(void** pHost, size_t size, unsigned int flags);
 cudaError_t cudaFreeHost(void* ptr);
-cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind);
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind,
-                            cudaStream_t stream = nullptr);
-cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
-                         std::size_t height, cudaMemcpyKind kind);
-cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
-                              std::size_t height, cudaMemcpyKind kind, cudaStream_t stream = nullptr);
-cudaError_t cudaMemset(void* devPtr, int value, std::size_t count);
-cudaError_t cudaMemsetAsync(void* devPtr, int value, std::size_t count, cudaStream_t stream = nullptr);
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
+cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost);
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, const void* ptr);
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream GPULAB_DV(0));
+cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice, size_t count,
+                                cudaStream_t stream GPULAB_DV(0));
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                              size_t height, enum cudaMemcpyKind kind, cudaStream_t stream GPULAB_DV(0));
+cudaError_t cudaMemset(void* devPtr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t stream GPULAB_DV(0));
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream GPULAB_DV(0));
+// Unified-memory hints: accepted and checked (the simulator's managed memory is the host's).
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, struct cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream GPULAB_DV(0));
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise advice,
+                          struct cudaMemLocation location);
+cudaError_t cudaMemRangeGetAttribute(void* data, size_t dataSize, enum cudaMemRangeAttribute attribute,
+                                     const void* devPtr, size_t count);
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length GPULAB_DV(0),
+                                     unsigned int flags GPULAB_DV(cudaMemAttachSingle));
+// Stream-ordered allocation.
+cudaError_t cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream);
+cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream);
+cudaError_t cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream);
+cudaError_t cudaMemPoolCreate(cudaMemPool_t* memPool, const struct cudaMemPoolProps* poolProps);
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void* value);
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc* descList, size_t count);
 
 // ---- streams and events ----------------------------------------------------------------------------------------
-cudaError_t cudaStreamCreate(cudaStream_t* stream);
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+cudaError_t cudaStreamCreate(cudaStream_t* pStream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* pStream, unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* pStream, unsigned int flags, int priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int* flags);
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int* priority);
+cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int* device);
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long* streamId);
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, const cudaStreamAttrValue* value);
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaStreamAttrID attr, cudaStreamAttrValue* value_out);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamQuery(cudaStream_t stream);
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags GPULAB_DV(0));
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData,
                                   unsigned int flags);
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream GPULAB_DV(0));
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream GPULAB_DV(0),
+                                     unsigned int flags GPULAB_DV(0));
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 // ---- kernels (untyped forms; cuda_runtime.h adds the typed templates) ------------------------------------------------
-cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, std::size_t sharedMem = 0,
-                             cudaStream_t stream = nullptr);
-cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value);
-cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, const void* func);
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                             size_t sharedMem GPULAB_DV(0), cudaStream_t stream GPULAB_DV(0));
+cudaError_t cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value);
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func);
+cudaError_t cudaFuncSetCacheConfig(const void* func, enum cudaFuncCache cacheConfig);
+cudaError_t cudaFuncSetSharedMemConfig(const void* func, enum cudaSharedMemConfig config);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
-                                                          std::size_t dynamicSMemSize);
+                                                          size_t dynamicSMemSize);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
+                                                                   int blockSize, size_t dynamicSMemSize,
+                                                                   unsigned int flags);
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, const void* func, int numBlocks,
+                                                      int blockSize);
+#define cudaOccupancyDefault 0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+
+// ---- profiler (cuda_profiler_api.h) -------------------------------------------------------------------------------
+cudaError_t cudaProfilerStart(void);
+cudaError_t cudaProfilerStop(void);
+
+#ifdef __cplusplus
+// CUDA 12's signatures of the unified-memory hints, which take a device ordinal (cudaCpuDeviceId for
+// the host) where CUDA 13's take a cudaMemLocation.
+inline cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice, cudaStream_t stream = 0) {
+  const cudaMemLocation where = {dstDevice == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice,
+                                 dstDevice};
+  return cudaMemPrefetchAsync(devPtr, count, where, 0, stream);
+}
+inline cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice, int device) {
+  const cudaMemLocation where = {device == cudaCpuDeviceId ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice,
+                                 device};
+  return cudaMemAdvise(devPtr, count, advice, where);
+}
+#endif
+
+#if 0 /* textures: not yet */
+#include "gpulab_runtime_textures.h"
+#endif
+
+#endif  // __CUDA_RUNTIME_API_H__
