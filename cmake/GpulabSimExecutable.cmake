@@ -30,9 +30,11 @@ function(gpulab_add_sim_executable target)
     get_filename_component(name "${src}" NAME)
     if(name MATCHES "\\.cu$")
       set(out "${out_dir}/${name}.cpp")
+      # The depfile names the user files the .cu includes (rewritten into ${out}.includes/).
       add_custom_command(OUTPUT "${out}"
-        COMMAND gpulab::simcc-rewrite "${abs}" "${out}"
+        COMMAND gpulab::simcc-rewrite "${abs}" "${out}" "${out}.d"
         DEPENDS "${abs}" gpulab::simcc-rewrite
+        DEPFILE "${out}.d"
         COMMENT "gpulab-simcc-rewrite ${name}"
         VERBATIM)
       list(APPEND sources "${out}")
@@ -45,7 +47,7 @@ function(gpulab_add_sim_executable target)
     endif()
   endforeach()
   add_executable(${target} ${sources})
-  target_link_libraries(${target} PRIVATE gpulab::gpulab)
+  target_link_libraries(${target} PRIVATE gpulab::cudart gpulab::gpulab)
   target_include_directories(${target} SYSTEM PRIVATE "${GPULAB_SIM_CUDA_INCLUDE_DIR}")
   target_compile_definitions(${target} PRIVATE GPULAB_SIM=1)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-unknown-pragmas>)

@@ -74,8 +74,11 @@ template <class T>
 ArgInfo describe_arg(const T& value) {
   ArgInfo info;
   info.type_name = typeid(T).name();
-  if constexpr (std::is_pointer_v<T>) {
-    info.pointer = static_cast<const void*>(value);
+  if constexpr (std::is_pointer_v<T> && std::is_function_v<std::remove_pointer_t<T>>) {
+    // A function pointer is an address in code, not memory the checks look at.
+  } else if constexpr (std::is_pointer_v<T>) {
+    // Through const volatile void*: kernels take volatile and const volatile pointers too.
+    info.pointer = const_cast<const void*>(static_cast<const volatile void*>(value));
     info.is_pointer = true;
   } else if constexpr (is_view<T>::value) {
     info.pointer = static_cast<const void*>(value.data());

@@ -150,8 +150,8 @@ struct Edit {
 
 class Rewriter {
  public:
-  Rewriter(std::string_view s, std::vector<Token> t, RewriteResult& r, std::string line_path)
-      : s_(s), t_(std::move(t)), r_(r), line_path_(std::move(line_path)) {}
+  Rewriter(std::string_view s, std::vector<Token> t, RewriteResult& r, std::string line_path, const IncludeMapper& includes)
+      : s_(s), t_(std::move(t)), r_(r), line_path_(std::move(line_path)), includes_(includes) {}
 
   std::vector<Edit> run() {
     for (std::size_t i = 0; i < t_.size(); ++i) {
@@ -159,6 +159,10 @@ class Rewriter {
         scopes_.push_back(opens_namespace(i));
       } else if (punct(i, '}')) {
         if (!scopes_.empty()) scopes_.pop_back();
+      } else if (includes_ && punct(i, '#') && (i == 0 || t_[i - 1].line != t_[i].line) && ident(i + 1, "include") &&
+                 i + 2 < t_.size() && t_[i + 2].kind == Kind::literal && text(i + 2).starts_with('"')) {
+        include(i + 2);
+        i += 2;
       } else if (is_triple(i, '<')) {
         launch(i);
       } else if (ident(i, "extern") && ident(i + 1, "__shared__")) {
@@ -181,10 +185,16 @@ class Rewriter {
     return i < t_.size() && t_[i].kind == Kind::identifier && text(i) == name;
   }
   std::string_view text(std::size_t i) const { return s_.substr(t_[i].begin, t_[i].end - t_[i].begin); }
-  // Three adjacent one-character tokens c c c (no space between, as in <<< and >>>).
-  bool is_triple(std::size_t i, char c) const {
-    return punct(i, c) && punct(i + 1, c) && punct(i + 2, c) && t_[i + 1].begin == t_[i].end &&
-           t_[i + 2].begin == t_[i + 1].end;
+  // Three one-character tokens c c c. nvcc's lexer accepts <<< and >>> written with spaces or split
+  // across lines (`k << < g, b >> > (...)`), and three `<` in a row are never valid C++ otherwise.
+  bool is_triple(std::size_t i, char c) const { return punct(i, c) && punct(i + 1, c) && punct(i + 2, c); }
+  // The newlines in the source between tokens a and b (inclusive), so a replacement keeps the lines.
+  std::string newlines_between(std::size_t a, std::size_t b) const {
+    std::string out;
+    for (std::size_t m = t_[a].begin; m < t_[b].end; ++m) {
+      if (s_[m] == '\n') out += '\n';
+    }
+    return out;
   }
   // Whether the `{` at i opens a namespace or a linkage block (extern "C"), not a function or class.
   bool opens_namespace(std::size_t i) const {
@@ -275,7 +285,9 @@ class Rewriter {
     const std::size_t first = callee_start(i - 1);
     std::string name = first == std::string::npos ? std::string("kernel")
                                                    : std::string(s_.substr(t_[first].begin, t_[i - 1].end - t_[first].begin));
-    // The configuration ends at the first >>> outside brackets.
+    // The configuration ends at the first run of three or more `>` outside brackets; a longer run is
+    // a template argument list's `>>` followed by the closing >>> (`<<<g, b, 0, s<T<int>>>>>(`), so the
+    // configuration's own >>> is the last three.
     int depth = 0;
     std::size_t close = std::string::npos;
     for (std::size_t k = i + 3; k < t_.size(); ++k) {
@@ -283,7 +295,9 @@ class Rewriter {
       if (punct(k, ')') || punct(k, ']') || punct(k, '}')) --depth;
       if (depth < 0 || punct(k, ';')) break;
       if (depth == 0 && is_triple(k, '>')) {
-        close = k;
+        std::size_t run_end = k + 3;
+        while (punct(run_end, '>')) ++run_end;
+        close = run_end - 3;
         break;
       }
     }
@@ -299,10 +313,25 @@ class Rewriter {
       error(close, "a <<<...>>> launch must be followed by the kernel's argument list");
       return;
     }
+    if (first == std::string::npos) {
+      error(i - 1, "gpulab-simcc cannot tell which expression before <<< is the kernel: name it, or put it in parentheses");
+      return;
+    }
+    // The kernel expression goes into GPULAB_SIM_KERNEL_OF (cuda_runtime.h), which picks the function
+    // the launch's arguments select, as a call would: overloads, deduced template arguments, pointers.
+    edits_.push_back({t_[first].begin, t_[first].begin, "GPULAB_SIM_KERNEL_OF("});
     edits_.push_back({t_[i].begin, t_[i + 2].end,
-                      " ->* ::gpulab::sim::cuda::launch_with({" + c_string(name) + ", __FILE__}, "});
-    edits_.push_back({t_[close].begin, t_[close + 2].end, ")"});
+                      ") ->* ::gpulab::sim::cuda::launch_with({" + c_string(name) + ", __FILE__}, " +
+                          newlines_between(i, i + 2)});
+    edits_.push_back({t_[close].begin, t_[close + 2].end, ")" + newlines_between(close, close + 2)});
     ++r_.launches;
+  }
+
+  // #include "name": a user file may hold launches too, so it is included as its rewritten copy.
+  void include(std::size_t literal) {
+    const std::string_view spelled = text(literal).substr(1, text(literal).size() - 2);
+    const std::string copy = includes_(spelled);
+    if (!copy.empty()) edits_.push_back({t_[literal].begin, t_[literal].end, "\"" + line_directive_path(copy) + "\""});
   }
 
   // extern __shared__ [__align__(n) | alignas(n) | __attribute__((...))] T name[];
@@ -364,6 +393,7 @@ class Rewriter {
   std::vector<Edit> edits_;
   std::string line_path_;
   std::vector<bool> scopes_;  // open braces: true for a namespace or extern "C" block
+  const IncludeMapper& includes_;
 };
 
 std::string line_directive_path(std::string_view path) {
@@ -377,10 +407,10 @@ std::string line_directive_path(std::string_view path) {
 
 }  // namespace
 
-RewriteResult rewrite_cuda_source(std::string_view source, std::string_view path) {
+RewriteResult rewrite_cuda_source(std::string_view source, std::string_view path, const IncludeMapper& includes) {
   RewriteResult result;
   std::vector<Token> tokens = Lexer(source).run(result.errors);
-  std::vector<Edit> edits = Rewriter(source, std::move(tokens), result, line_directive_path(path)).run();
+  std::vector<Edit> edits = Rewriter(source, std::move(tokens), result, line_directive_path(path), includes).run();
   // nvcc includes cuda_runtime.h before the program; so does the rewritten file.
   result.text = "#include <cuda_runtime.h>\n#line 1 \"" + line_directive_path(path) + "\"\n";
   std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });

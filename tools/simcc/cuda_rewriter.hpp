@@ -4,10 +4,13 @@
 // string and character literals are left alone, and it keeps every line where it was (a #line
 // directive names the original file), so diagnostics and gdb point at the .cu.
 //
-//   k<<<grid, block, shared, stream>>>(args)  ->  k ->* ::gpulab::sim::cuda::launch_with({"k", __FILE__}, grid, block, shared, stream)(args)
+//   k<<<grid, block, shared, stream>>>(args)  ->  GPULAB_SIM_KERNEL_OF(k) ->* ::gpulab::sim::cuda::launch_with({"k", __FILE__}, grid, block, shared, stream)(args)
+//     (chevrons may be spaced or split across lines; GPULAB_SIM_KERNEL_OF, in cuda_runtime.h, lets the
+//     compiler pick the kernel from the arguments: overloads, deduced template arguments, pointers)
 //   extern __shared__ T name[];                ->  T (&name)[] = <the block's dynamic shared memory>;
 //                                                 (at namespace scope: a macro for the same expression)
 //   __noinline__                               ->  __attribute__((noinline))
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,7 +28,11 @@ struct RewriteResult {
   int launches = 0;                  // <<<>>> launches rewritten
 };
 
+// Given the file name of a `#include "name"` as written, the path to include instead (a rewritten
+// copy of a user file, see user_includes.hpp), or an empty string to leave the directive alone.
+using IncludeMapper = std::function<std::string(std::string_view spelled)>;
+
 // `source` is the content of the file `path` (used in the #line directive).
-RewriteResult rewrite_cuda_source(std::string_view source, std::string_view path);
+RewriteResult rewrite_cuda_source(std::string_view source, std::string_view path, const IncludeMapper& includes = {});
 
 }  // namespace gpulab::simcc

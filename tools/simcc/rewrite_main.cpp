@@ -1,17 +1,21 @@
-// gpulab-simcc-rewrite IN.cu OUT.cpp: the source rewriter of gpulab-simcc on its own, for build systems
-// (gpulab_add_sim_executable runs it). Exits 1, with compiler-style messages, on what it cannot rewrite.
+// gpulab-simcc-rewrite IN.cu OUT.cpp [DEPFILE]: the source rewriter of gpulab-simcc on its own, for build
+// systems (gpulab_add_sim_executable runs it). The user files IN.cu includes are rewritten into
+// OUT.cpp.includes/ (user_includes.hpp); DEPFILE, in Make syntax, names them so that editing one reruns
+// it. Exits 1, with compiler-style messages, on what it cannot rewrite.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "cuda_rewriter.hpp"
+#include "user_includes.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: gpulab-simcc-rewrite IN.cu OUT.cpp\n";
+  if (argc != 3 && argc != 4) {
+    std::cerr << "usage: gpulab-simcc-rewrite IN.cu OUT.cpp [DEPFILE]\n";
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);
@@ -21,9 +25,26 @@ int main(int argc, char** argv) {
   }
   std::stringstream buffer;
   buffer << in.rdbuf();
-  const gpulab::simcc::RewriteResult r = gpulab::simcc::rewrite_cuda_source(buffer.str(), argv[1]);
-  for (const auto& e : r.errors) std::cerr << argv[1] << ":" << e.line << ": error: gpulab-simcc: " << e.message << "\n";
+  gpulab::simcc::UserIncludeRewriter includes(std::string(argv[2]) + ".includes");
+  std::vector<std::string> messages;
+  const gpulab::simcc::RewriteResult r = includes.rewrite(argv[1], buffer.str(), messages);
+  for (const auto& m : messages) std::cerr << m << "\n";
   if (!r.errors.empty()) return 1;
+  if (argc == 4) {
+    std::ofstream dep(argv[3], std::ios::binary | std::ios::trunc);
+    auto escaped = [](const std::string& path) {
+      std::string out;
+      for (char c : path) {
+        if (c == ' ' || c == '#') out += '\\';
+        if (c == '$') out += '$';
+        out += c;
+      }
+      return out;
+    };
+    dep << escaped(argv[2]) << ":";
+    for (const auto& [original, copy] : includes.copies()) dep << " " << escaped(original.string());
+    dep << "\n";
+  }
   // Written only when it changed, so that build systems do not recompile for nothing.
   {
     std::ifstream old(argv[2], std::ios::binary);

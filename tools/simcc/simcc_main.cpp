@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "cuda_rewriter.hpp"
+#include "user_includes.hpp"
 #include "simcc_config.hpp"
 
 namespace fs = std::filesystem;
@@ -26,11 +27,15 @@ namespace {
 constexpr std::string_view usage = R"(usage: gpulab-simcc [options] file.cu... [-o program]
 Builds a CUDA program for gpulab's CPU simulator (the `sim` device).
   -o FILE          output file
-  -c               compile only (one input per -o)
+  -c               compile only: each input gives its .o (one input with -o)
+  -x cu|c|c++|none the language of the inputs that follow (default: by suffix: .cu CUDA, .c C,
+                   .cpp/.cc/.cxx C++ without the CUDA rewrite)
+  --default-stream legacy|per-thread   per-thread defines CUDA_API_PER_THREAD_DEFAULT_STREAM
   -I DIR, -D X, -U X, -O N, -g, -std=c++NN, -l LIB, -L DIR, -w, -W..., -f..., -m...
   -G               instrument kernels for GPULAB_SIM_CHECK=memcheck|racecheck|initcheck|synccheck
   -Xcompiler A,B   pass A and B to the host compiler
-  -arch, -gencode, --gpu-architecture, -code, -lineinfo, --use_fast_math: ignored (noted on stderr)
+  -arch, -gencode, --gpu-architecture, -code, -lineinfo, --use_fast_math, --expt-relaxed-constexpr,
+  --extended-lambda, -rdc=true|false: ignored (noted on stderr); -dc is -c; -lcudart, -lcuda: ignored
   -v               print the commands run
 )";
 
@@ -97,9 +102,19 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-bool is_source(std::string_view f) {
-  return ends_with(f, ".cu") || ends_with(f, ".cpp") || ends_with(f, ".cc") || ends_with(f, ".cxx") ||
-         ends_with(f, ".C");
+// How an input is compiled, as nvcc decides by its suffix (or by -x).
+enum class Language { object, c, cxx, cuda };
+
+Language language_of(std::string_view f, std::string_view forced) {
+  if (forced == "cu") return Language::cuda;
+  if (forced == "c++") return Language::cxx;
+  if (forced == "c") return Language::c;
+  if (ends_with(f, ".cu")) return Language::cuda;
+  if (ends_with(f, ".c")) return Language::c;
+  if (ends_with(f, ".cpp") || ends_with(f, ".cc") || ends_with(f, ".cxx") || ends_with(f, ".C") || ends_with(f, ".c++")) {
+    return Language::cxx;
+  }
+  return Language::object;
 }
 
 void note(const std::string& what) { std::cerr << "gpulab-simcc: note: " << what << '\n'; }
@@ -108,7 +123,8 @@ void note(const std::string& what) { std::cerr << "gpulab-simcc: note: " << what
 
 int main(int argc, char** argv) {
   std::vector<std::string> inputs, compile_flags, link_flags;
-  std::string output, std_flag = "-std=c++20", opt_flag;
+  std::vector<std::string> input_languages;  // -x in force for each input ("" for by suffix)
+  std::string output, std_flag = "-std=c++20", c_std_flag, opt_flag, forced_language;
   bool compile_only = false, checked = false, verbose = false, debug = false;
 
   auto value = [&](int& i, std::string_view flag) -> std::string {
@@ -146,14 +162,32 @@ int main(int argc, char** argv) {
       opt_flag = a;
     } else if (a.starts_with("-std")) {
       const std::string v = a.starts_with("-std=") ? a.substr(5) : value(i, "-std");
-      if (v == "c++20" || v == "c++2a" || v == "gnu++20" || v == "c++23" || v == "c++2b" || v == "gnu++23") {
+      if ((v.starts_with("c") && !v.starts_with("c++")) || (v.starts_with("gnu") && !v.starts_with("gnu++"))) {
+        c_std_flag = "-std=" + v;  // for the .c inputs (gcc's -std=c11 and the like)
+      } else if (v == "c++20" || v == "c++2a" || v == "gnu++20" || v == "c++23" || v == "c++2b" || v == "gnu++23") {
         std_flag = "-std=" + v;
       } else {
         note("-std=" + v + " is raised to -std=c++20: the simulator's headers need C++20");
       }
+    } else if (a == "-x" || a == "--x") {
+      const std::string v = value(i, a);
+      if (v != "cu" && v != "c" && v != "c++" && v != "none") {
+        std::cerr << "gpulab-simcc: -x " << v << " is not a language it compiles (cu, c, c++, none)\n";
+        return 2;
+      }
+      forced_language = v == "none" ? "" : v;
+    } else if (a == "--default-stream" || a.starts_with("--default-stream=") || a == "-default-stream") {
+      const std::string v = value(i, a.starts_with("--") ? "--default-stream" : "-default-stream");
+      if (v == "per-thread") {
+        // nvcc's own macro for it; the runtime's headers read it as CUDA's do.
+        compile_flags.push_back("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1");
+      } else if (v != "legacy" && v != "null") {
+        std::cerr << "gpulab-simcc: --default-stream " << v << " is not legacy, null or per-thread\n";
+        return 2;
+      }
     } else if (a.starts_with("-L")) {
       link_flags.push_back("-L" + value(i, "-L"));
-    } else if (a.starts_with("-l")) {
+    } else if (a.starts_with("-l") && a != "-lineinfo") {
       const std::string lib = value(i, "-l");
       if (lib == "cudart" || lib == "cudart_static" || lib == "cuda") {
         note("-l" + lib + " is ignored: the simulator provides the CUDA runtime API");
@@ -176,8 +210,22 @@ int main(int argc, char** argv) {
                a == "--expt-relaxed-constexpr" || a == "--extended-lambda" || a == "--expt-extended-lambda" ||
                a == "-rdc=false" || a == "--relocatable-device-code=false") {
       note("ignoring " + a + " (no effect in the simulator)");
-    } else if (a == "-rdc=true" || a == "-dc" || a == "--relocatable-device-code=true" || a == "-dlink") {
-      std::cerr << "gpulab-simcc: " << a << " (separate device compilation) is not supported\n";
+    } else if (a == "-rdc=true" || a == "--relocatable-device-code=true" || a == "-rdc" || a == "--relocatable-device-code") {
+      // Kernels are host code here: device functions in other files link as host functions do.
+      if (a == "-rdc" || a == "--relocatable-device-code") {
+        const std::string v = value(i, a);
+        if (v != "true" && v != "false") {
+          std::cerr << "gpulab-simcc: " << a << " takes true or false\n";
+          return 2;
+        }
+      }
+      note("ignoring " + a + ": device code is host code here, so it always links across files");
+    } else if (a == "-dc" || a == "--device-c") {
+      compile_only = true;  // nvcc's -dc is -rdc=true -c
+      note(a + " is -c here: device code is host code, so it always links across files");
+    } else if (a == "-dlink" || a == "--device-link") {
+      std::cerr << "gpulab-simcc: " << a << " (a separate device link step) is not needed: link the objects "
+                << "with gpulab-simcc, which links device code as host code\n";
       return 2;
     } else if (a == "-w" || a.starts_with("-W") || a.starts_with("-f") || a.starts_with("-m") || a == "-pthread") {
       compile_flags.push_back(a);
@@ -187,6 +235,7 @@ int main(int argc, char** argv) {
       return 2;
     } else {
       inputs.push_back(a);
+      input_languages.push_back(forced_language);
     }
   }
   if (inputs.empty()) {
@@ -219,13 +268,22 @@ int main(int argc, char** argv) {
   int status = 0;
   std::vector<std::string> objects;
   int n = 0;
-  for (const std::string& in : inputs) {
-    if (!is_source(in)) {
+  // One copy per included user file, shared by all inputs (user_includes.hpp).
+  gpulab::simcc::UserIncludeRewriter includes(tmpdir / "includes");
+  for (std::size_t input = 0; input < inputs.size(); ++input) {
+    const std::string& in = inputs[input];
+    const Language language = language_of(in, input_languages[input]);
+    if (language == Language::object) {
+      if (compile_only) {
+        std::cerr << "gpulab-simcc: " << in << ": -c compiles sources (.cu, .c, .cpp, .cc, .cxx); this is not one\n";
+        status = 2;
+        break;
+      }
       objects.push_back(in);  // objects and libraries go to the link
       continue;
     }
     std::string source = in;
-    const bool cuda = ends_with(in, ".cu");
+    const bool cuda = language == Language::cuda;
     if (cuda) {
       std::ifstream file(in, std::ios::binary);
       if (!file) {
@@ -235,8 +293,9 @@ int main(int argc, char** argv) {
       }
       std::stringstream text;
       text << file.rdbuf();
-      const auto r = gpulab::simcc::rewrite_cuda_source(text.str(), fs::absolute(in).string());
-      for (const auto& e : r.errors) std::cerr << in << ":" << e.line << ": error: gpulab-simcc: " << e.message << '\n';
+      std::vector<std::string> messages;
+      const auto r = includes.rewrite(in, text.str(), messages);
+      for (const auto& m : messages) std::cerr << m << '\n';
       if (!r.errors.empty()) {
         status = 1;
         break;
@@ -250,13 +309,23 @@ int main(int argc, char** argv) {
                                                   : (tmpdir / (std::to_string(n) + ".o")).string();
     ++n;
     std::vector<std::string> cmd = base;
+    if (language == Language::c) {
+      // C host code is compiled as C, as nvcc hands it to the host C compiler: the C++-only flags of
+      // `base` are replaced; the runtime API has C linkage (cuda_runtime.h's C branch).
+      cmd = {GPULAB_SIMCC_CC, "-DGPULAB_SIM=1", "-isystem", layout.include_dir + "/gpulab/sim/cuda", "-I",
+             layout.include_dir, "-Wno-unknown-pragmas", "-pthread"};
+      if (!c_std_flag.empty()) cmd.push_back(c_std_flag);
+      for (auto& f : split_list(GPULAB_SIMCC_BUILD_FLAGS, ';')) cmd.push_back(f);
+      if (debug || checked) cmd.push_back("-g");
+      cmd.push_back(!opt_flag.empty() ? opt_flag : "-O2");
+    }
     // The rewritten file lives elsewhere: #include "x.h" must still find the .cu's neighbours first.
     if (cuda) cmd.insert(cmd.end(), {"-iquote", fs::absolute(in).parent_path().string()});
     if (cuda && checked) {
       for (auto& f : split_list(GPULAB_SIMCC_CHECKED_FLAGS, ';')) cmd.push_back(f);
     }
     cmd.insert(cmd.end(), compile_flags.begin(), compile_flags.end());
-    cmd.insert(cmd.end(), {"-x", "c++", "-c", source, "-o", object});
+    cmd.insert(cmd.end(), {"-x", language == Language::c ? "c" : "c++", "-c", source, "-o", object});
     if ((status = run(cmd, verbose)) != 0) break;
     objects.push_back(object);
   }
@@ -267,7 +336,7 @@ int main(int argc, char** argv) {
     }
     cmd.insert(cmd.end(), objects.begin(), objects.end());
     cmd.insert(cmd.end(), link_flags.begin(), link_flags.end());
-    cmd.insert(cmd.end(), {"-L" + layout.lib_dir, "-Wl,-rpath," + layout.lib_dir, "-lgpulab", "-pthread"});
+    cmd.insert(cmd.end(), {"-L" + layout.lib_dir, "-Wl,-rpath," + layout.lib_dir, "-lgpulab_cudart", "-lgpulab", "-pthread"});
     status = run(cmd, verbose);
   }
   std::error_code ec;

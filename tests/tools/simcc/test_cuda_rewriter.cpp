@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "cuda_rewriter.hpp"
 
@@ -23,23 +24,54 @@ std::string body(const std::string& source) {
 
 TEST(CudaRewriter, PlainLaunchWithFourConfigurationValues) {
   EXPECT_EQ(body("k<<<g, b, 0, s>>>(x, y);"),
-            "k ->* ::gpulab::sim::cuda::launch_with({\"k\", __FILE__}, g, b, 0, s)(x, y);");
+            "GPULAB_SIM_KERNEL_OF(k) ->* ::gpulab::sim::cuda::launch_with({\"k\", __FILE__}, g, b, 0, s)(x, y);");
 }
 
 TEST(CudaRewriter, TemplateKernelWhoseArgumentsEndInShiftTokens) {
   EXPECT_EQ(body("ns::k<T, f<int>><<<grid, 256>>>(a);"),
-            "ns::k<T, f<int>> ->* ::gpulab::sim::cuda::launch_with({\"ns::k<T, f<int>>\", __FILE__}, grid, 256)(a);");
+            "GPULAB_SIM_KERNEL_OF(ns::k<T, f<int>>) ->* ::gpulab::sim::cuda::launch_with({\"ns::k<T, f<int>>\", __FILE__}, grid, 256)(a);");
 }
 
 TEST(CudaRewriter, ShiftsInsideTheConfigurationAreNotItsEnd) {
   EXPECT_EQ(body("k<<<(n >> 8), dim3(a<<2)>>>();"),
-            "k ->* ::gpulab::sim::cuda::launch_with({\"k\", __FILE__}, (n >> 8), dim3(a<<2))();");
+            "GPULAB_SIM_KERNEL_OF(k) ->* ::gpulab::sim::cuda::launch_with({\"k\", __FILE__}, (n >> 8), dim3(a<<2))();");
 }
 
 TEST(CudaRewriter, PointerAndSubscriptCallees) {
-  EXPECT_EQ(body("(*fp)<<<1, 1>>>();"), "(*fp) ->* ::gpulab::sim::cuda::launch_with({\"(*fp)\", __FILE__}, 1, 1)();");
+  EXPECT_EQ(body("(*fp)<<<1, 1>>>();"), "GPULAB_SIM_KERNEL_OF((*fp)) ->* ::gpulab::sim::cuda::launch_with({\"(*fp)\", __FILE__}, 1, 1)();");
   EXPECT_EQ(body("table[i]<<<1, 1>>>();"),
-            "table[i] ->* ::gpulab::sim::cuda::launch_with({\"table[i]\", __FILE__}, 1, 1)();");
+            "GPULAB_SIM_KERNEL_OF(table[i]) ->* ::gpulab::sim::cuda::launch_with({\"table[i]\", __FILE__}, 1, 1)();");
+}
+
+TEST(CudaRewriter, SpacedAndSplitChevrons) {
+  EXPECT_EQ(body("k << < g, b >> > (x);"),
+            "GPULAB_SIM_KERNEL_OF(k ) ->* ::gpulab::sim::cuda::launch_with({\"k\", __FILE__},  g, b ) (x);");
+  const std::string out = body("k<\n<\n<g, b>\n>\n>(x);\nint after;\n");
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 6) << out;
+}
+
+TEST(CudaRewriter, ClosingChevronsAfterTemplateShift) {
+  EXPECT_EQ(body("k<<<g, b, 0, s<T<int>>>>>(x);"),
+            "GPULAB_SIM_KERNEL_OF(k) ->* ::gpulab::sim::cuda::launch_with({\"k\", __FILE__}, g, b, 0, s<T<int>>)(x);");
+}
+
+TEST(CudaRewriter, LaunchInAMacroBody) {
+  EXPECT_EQ(body("#define LAUNCH(k) k<<<1, 1>>>()\n"),
+            "#define LAUNCH(k) GPULAB_SIM_KERNEL_OF(k) ->* ::gpulab::sim::cuda::launch_with({\"k\", __FILE__}, 1, 1)()\n");
+}
+
+TEST(CudaRewriter, QuotedIncludesGoThroughTheMapper) {
+  const gpulab::simcc::IncludeMapper mapper = [](std::string_view spelled) {
+    return spelled == "kernels.cuh" ? std::string("/tmp/copies/src/kernels.cuh") : std::string();
+  };
+  const auto r = rewrite_cuda_source("#include \"kernels.cuh\"\n#include \"other.h\"\n#include <vector>\n"
+                                     "const char* s = \"#include \\\"kernels.cuh\\\"\";\n",
+                                     "/src/p.cu", mapper);
+  ASSERT_TRUE(r.errors.empty());
+  EXPECT_NE(r.text.find("#include \"/tmp/copies/src/kernels.cuh\"\n#include \"other.h\"\n#include <vector>\n"),
+            std::string::npos)
+      << r.text;
+  EXPECT_NE(r.text.find("const char* s = \"#include \\\"kernels.cuh\\\"\";"), std::string::npos) << r.text;
 }
 
 TEST(CudaRewriter, LeavesCommentsAndLiteralsAlone) {
