@@ -39,6 +39,16 @@ class Backend {
   // Throws OutOfMemory when it does not fit.
   virtual void* allocate(int ordinal, std::size_t bytes) = 0;
   virtual void deallocate(int ordinal, void* ptr) noexcept = 0;
+  // Host memory kernels may use in place (CUDA's cudaHostRegister): false when [ptr, ptr + bytes)
+  // overlaps a registration, or when the device cannot map host memory.
+  virtual bool register_host_memory(int ordinal, void* ptr, std::size_t bytes) {
+    (void)ordinal, (void)ptr, (void)bytes;
+    return false;
+  }
+  virtual bool unregister_host_memory(int ordinal, void* ptr) {
+    (void)ordinal, (void)ptr;
+    return false;
+  }
 
   // Copies and fills are ordered on `stream` and may return before they finish.
   virtual void copy(int ordinal, void* dst, const void* src, std::size_t bytes, CopyKind kind,

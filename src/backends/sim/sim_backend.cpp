@@ -20,6 +20,10 @@ class SimBackend final : public Backend {
 
   void* allocate(int, std::size_t bytes) override { return device_.allocate(bytes); }
   void deallocate(int, void* ptr) noexcept override { device_.deallocate(ptr); }
+  bool register_host_memory(int, void* ptr, std::size_t bytes) override {
+    return device_.memory().register_host(ptr, bytes);
+  }
+  bool unregister_host_memory(int, void* ptr) override { return device_.memory().unregister_host(ptr); }
   void copy(int, void* dst, const void* src, std::size_t bytes, CopyKind kind, StreamHandle stream) override {
     device_.copy(dst, src, bytes, kind, stream);
   }

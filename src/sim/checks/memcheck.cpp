@@ -73,6 +73,7 @@ void memcheck_access(BlockRun& run, const Access& access) {
     }
   }
   if (in_loaded_module(p)) return;  // globals, __constant__ data, literals
+  if (job.device->memory().host_registered(p, access.bytes) != 0) return;  // cudaHostRegister'ed
   fail(run, Text("memcheck: {} {} {} bytes at {:#x}, which is host memory, not memory of the sim device (a host "
                  "pointer dereferenced in a kernel?)",
                  thread_text(run, run.current()).view(), verb(access.write), access.bytes, a));
@@ -93,7 +94,8 @@ void Memcheck::on_launch_queued(SimDevice& device, LaunchJob& job) {
   if ((job.clients & flag) == 0) return;
   for (std::size_t i = 0; i < job.arg_info.size(); ++i) {
     const auto& arg = job.arg_info[i];
-    if ((arg.is_pointer || arg.has_space) && arg.pointer != nullptr && !device.memory().contains(arg.pointer)) {
+    if ((arg.is_pointer || arg.has_space) && arg.pointer != nullptr && !device.memory().contains(arg.pointer) &&
+        device.memory().host_registered(arg.pointer, 1) == 0) {
       throw KernelFault(job.kernel_name,
                         fmt::format("memcheck: parameter {} ({}) is {:#x}, which is not memory of the sim device "
                                     "(a host pointer passed to a kernel?)",

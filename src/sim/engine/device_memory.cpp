@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <cstring>
+#include <iterator>
 
 #include <gpulab/error.hpp>
 
@@ -161,6 +162,30 @@ std::vector<Buffer> DeviceMemory::buffers_with_ids(std::uint64_t first_id, std::
 std::uint64_t DeviceMemory::next_id() const {
   std::lock_guard lock(mutex_);
   return next_id_;
+}
+
+bool DeviceMemory::register_host(const void* p, std::size_t bytes) {
+  const auto begin = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard lock(mutex_);
+  auto next = registered_host_.lower_bound(begin);
+  if (next != registered_host_.end() && next->first < begin + bytes) return false;
+  if (next != registered_host_.begin() && std::prev(next)->first + std::prev(next)->second > begin) return false;
+  registered_host_.emplace(begin, bytes);
+  return true;
+}
+
+bool DeviceMemory::unregister_host(const void* p) {
+  std::lock_guard lock(mutex_);
+  return registered_host_.erase(reinterpret_cast<std::uintptr_t>(p)) != 0;
+}
+
+std::size_t DeviceMemory::host_registered(const void* p, std::size_t bytes) const {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard lock(mutex_);
+  auto it = registered_host_.upper_bound(a);
+  if (it == registered_host_.begin()) return 0;
+  --it;
+  return a + bytes <= it->first + it->second ? it->second : 0;
 }
 
 }  // namespace gpulab::sim::detail

@@ -54,6 +54,13 @@ class DeviceMemory {
   // The id the next buffer will get.
   std::uint64_t next_id() const;
 
+  // Host memory that cudaHostRegister page-locked and mapped: kernels may read and write it, so
+  // memcheck accepts [p, p + bytes) as it accepts device memory. Registrations do not overlap.
+  bool register_host(const void* p, std::size_t bytes);  // false when it overlaps a registration
+  bool unregister_host(const void* p);                   // false when p begins no registration
+  // Every byte of [p, p + bytes) is in one registered host range (the bytes of that range, else 0).
+  std::size_t host_registered(const void* p, std::size_t bytes) const;
+
  private:
   void set_shadow(std::uintptr_t begin, std::size_t bytes, bool live) noexcept;
 
@@ -67,6 +74,7 @@ class DeviceMemory {
   std::map<std::uintptr_t, Buffer> live_;        // begin -> buffer
   std::size_t used_ = 0;                         // bytes of live buffers, rounded to 256
   std::uint64_t next_id_ = 1;
+  std::map<std::uintptr_t, std::size_t> registered_host_;  // begin -> bytes, under mutex_
 };
 
 }  // namespace gpulab::sim::detail

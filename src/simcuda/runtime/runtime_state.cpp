@@ -11,8 +11,13 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <new>
+#include <set>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -74,8 +79,44 @@ const DeviceAllocation* RuntimeState::device_range(const void* p, std::size_t by
   return &it->second;
 }
 
+const DeviceAllocation* RuntimeState::allocation_of(const void* p, std::uintptr_t* begin) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard lock(mutex);
+  auto it = device_allocations.upper_bound(a);
+  if (it == device_allocations.begin()) return nullptr;
+  --it;
+  if (a - it->first >= std::max<std::size_t>(it->second.bytes, 1)) return nullptr;
+  if (begin != nullptr) *begin = it->first;
+  return &it->second;
+}
+
+const HostRegistration* RuntimeState::registration_of(const void* p, std::uintptr_t* begin) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  std::lock_guard lock(mutex);
+  auto it = host_registrations.upper_bound(a);
+  if (it == host_registrations.begin()) return nullptr;
+  --it;
+  if (a - it->first >= it->second.bytes) return nullptr;
+  if (begin != nullptr) *begin = it->first;
+  return &it->second;
+}
+
 Stream RuntimeState::resolve(cudaStream_t stream) {
   if (is_legacy(stream)) return Stream::default_for(device_);
+  if (is_per_thread(stream)) {
+    // Made on first use by each host thread, and kept: CUDA's per-thread stream lives as long as
+    // its thread, and work queued on it finishes even after the thread has gone.
+    // (Held by a list that is never destroyed, so that nothing runs at exit and the leak checker
+    // still sees them.)
+    thread_local Stream* per_thread = nullptr;
+    if (per_thread == nullptr) {
+      static auto* all = new std::vector<std::unique_ptr<Stream>>;
+      std::lock_guard lock(mutex);
+      all->push_back(std::make_unique<Stream>(device_, StreamMode::blocking));
+      per_thread = all->back().get();
+    }
+    return *per_thread;
+  }
   std::lock_guard lock(mutex);
   if (streams.count(stream) == 0) {
     throw ApiError(cudaErrorInvalidResourceHandle, "not a stream created by cudaStreamCreate (or destroyed)");
@@ -146,6 +187,14 @@ void clear_errors() noexcept {
 }
 
 RuntimeState& state() { return RuntimeState::get(); }
+
+void note_once(const char* name, const char* meaning) noexcept {
+  static std::mutex noted_mutex;
+  static std::set<std::string>* noted = new std::set<std::string>;
+  std::lock_guard lock(noted_mutex);
+  if (!noted->insert(name).second) return;
+  std::fprintf(stderr, "gpulab-sim: note: %s %s\n", name, meaning);
+}
 
 void require(bool condition, const char* what) {
   if (!condition) throw ApiError(cudaErrorInvalidValue, what);

@@ -5,16 +5,24 @@
 // driver into `k ->* ::gpulab::sim::cuda::launch_with(...)(args)` (see tools/simcc), and the launch runs
 // on the `sim` device through gpulab's own launch path. The driver includes this header first, as nvcc
 // includes the real one.
-#if !defined(GPULAB_SIM)
-#error "this <cuda_runtime.h> is gpulab's simulator shadow of CUDA's: build with gpulab-simcc or gpulab_add_sim_executable"
-#endif
 // CUDA's guard macro, which helper headers (the samples' helper_cuda.h among them) test.
 #ifndef __CUDA_RUNTIME_H__
 #define __CUDA_RUNTIME_H__
 #endif
 
+#if !defined(__cplusplus)
+// A C host file: the runtime API (C linkage, in libgpulab_cudart) and its types, as CUDA's header
+// gives C.
+#include "cuda_runtime_api.h"
+#else
+
+#if !defined(GPULAB_SIM)
+#error "this <cuda_runtime.h> is gpulab's simulator shadow of CUDA's: build with gpulab-simcc or gpulab_add_sim_executable"
+#endif
+
 #include <cstddef>
 #include <tuple>
+#include <type_traits>
 #include <typeinfo>
 #include <utility>
 
@@ -98,10 +106,84 @@ template <class... P, class... A>
 void operator->*(void (*kernel)(P...), PendingLaunch<A...>&& pending) {
   static_assert(sizeof...(P) == sizeof...(A), "gpulab-simcc: a <<<>>> launch passes a different number of arguments "
                                               "than the kernel has parameters");
+  static_assert(!(std::is_reference_v<P> || ...), "gpulab-simcc: a __global__ function cannot have a parameter of "
+                                                  "reference type (CUDA passes kernel arguments by value)");
   const auto& record = detail::record_for(kernel, pending.site.callee, pending.site.file);
   detail::launch_tuple<P...>(record, pending.grid, pending.block, pending.shared_bytes, pending.stream,
                              std::move(pending.args), std::index_sequence_for<A...>{});
 }
+
+namespace detail {
+
+// The types of a launch's arguments, handed to a KernelSelector.
+template <class... A>
+struct ArgTypes {};
+
+// A kernel expression that names one function (or is a pointer to one) needs nothing more.
+template <class... A, class... P>
+auto as_kernel_pointer(ArgTypes<A...>, void (*kernel)(P...)) {
+  return kernel;
+}
+
+// The call `kernel(args...)` as a function of the decayed argument types. `call` is a lambda that
+// captures nothing (its kernel expression names functions only), but it is written with [&] so that
+// the macro compiles where the expression is a local variable (another branch then applies); its one
+// instance is kept so the thunk, which must be a plain function, can call it.
+template <class Call>
+const Call& kept_call(const Call* first) {
+  static const Call instance = *first;
+  return instance;
+}
+template <class Call, class... A>
+auto thunk_for(ArgTypes<A...>, const Call& call) -> void (*)(std::decay_t<A>...) {
+  static_assert(std::is_empty_v<Call>, "gpulab-simcc: internal: a kernel chosen by a call captured state");
+  kept_call<Call>(&call);
+  return [](std::decay_t<A>... args) { kept_call<Call>(nullptr)(args...); };
+}
+
+// What GPULAB_SIM_KERNEL_OF makes: given the launch's argument types, gives the kernel's pointer.
+template <class Select>
+struct KernelSelector {
+  Select select;
+};
+
+}  // namespace detail
+
+// The rewritten `k<<<...>>>(args)` when k is an overload set or a template whose arguments are deduced.
+template <class Select, class... A>
+void operator->*(detail::KernelSelector<Select>&& kernel, PendingLaunch<A...>&& pending) {
+  std::move(kernel.select)(detail::ArgTypes<A...>{}) ->* std::move(pending);
+}
+
+}  // namespace gpulab::sim::cuda
+
+// gpulab-simcc wraps the kernel expression of every <<<>>> launch in this. The rewriter sees tokens
+// only, so the C++ compiler picks the kernel, in this order: the expression already names one function
+// or is a function pointer (the kernel's own record, so cudaFuncSetAttribute on it applies); an overload
+// or specialisation whose parameters are exactly the decayed argument types; otherwise the function a
+// call with these arguments resolves to (deduced template arguments, conversions), through a thunk
+// whose parameters are the decayed argument types. The thunk is its own kernel record: attributes set
+// with cudaFuncSetAttribute on a specialisation do not reach a launch that needed it.
+#define GPULAB_SIM_KERNEL_OF(...)                                                                              \
+  ::gpulab::sim::cuda::detail::KernelSelector{[&]<class... GpulabA>(                                            \
+                                                  ::gpulab::sim::cuda::detail::ArgTypes<GpulabA...> gpulab_types) { \
+    if constexpr (requires { ::gpulab::sim::cuda::detail::as_kernel_pointer(gpulab_types, __VA_ARGS__); }) {     \
+      return ::gpulab::sim::cuda::detail::as_kernel_pointer(gpulab_types, __VA_ARGS__);                          \
+    } else if constexpr (requires { static_cast<void (*)(::std::decay_t<GpulabA>...)>(__VA_ARGS__); }) {        \
+      return static_cast<void (*)(::std::decay_t<GpulabA>...)>(__VA_ARGS__);                                     \
+    } else {                                                                                                   \
+      return ::gpulab::sim::cuda::detail::thunk_for(                                                           \
+          gpulab_types, [&](::std::decay_t<GpulabA>... gpulab_args) { __VA_ARGS__(gpulab_args...); });          \
+    }                                                                                                          \
+  }}
+
+// __grid_constant__ marks a const kernel parameter that the kernel may take the address of; here every
+// parameter is an ordinary object of the launch's copy, so it needs nothing.
+#ifndef __grid_constant__
+#define __grid_constant__
+#endif
+
+namespace gpulab::sim::cuda {
 
 }  // namespace gpulab::sim::cuda
 
@@ -125,6 +207,58 @@ inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 block
   if (sizeof...(P) > 0 && args == nullptr) return cudaErrorInvalidValue;
   return ::gpulab::sim::cuda::detail::launch_untyped_args(func, gridDim, blockDim, args, sharedMem, stream,
                                                           std::index_sequence_for<P...>{});
+}
+
+namespace gpulab::sim::cuda::detail {
+// cudaLaunchKernelEx's attributes: the ones that only tune scheduling or caching are accepted after
+// their values are checked; a cooperative launch is refused (grid-wide sync is not simulated).
+inline cudaError_t check_launch_attributes(const cudaLaunchConfig_t& config) {
+  if (config.numAttrs > 0 && config.attrs == nullptr) return cudaErrorInvalidValue;
+  for (unsigned int a = 0; a < config.numAttrs; ++a) {
+    const cudaLaunchAttribute& attr = config.attrs[a];
+    switch (attr.id) {
+      case cudaLaunchAttributeIgnore:
+      case cudaLaunchAttributeAccessPolicyWindow:
+      case cudaLaunchAttributeSynchronizationPolicy:
+      case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+      case cudaLaunchAttributeProgrammaticStreamSerialization:  // only allows overlap; running in order is valid
+      case cudaLaunchAttributePriority:
+      case cudaLaunchAttributeMemSyncDomainMap:
+      case cudaLaunchAttributeMemSyncDomain:
+      case cudaLaunchAttributePreferredSharedMemoryCarveout:
+        break;
+      case cudaLaunchAttributeCooperative:
+        if (attr.val.cooperative != 0) return unsupported_attribute("cudaLaunchKernelEx", attr.id);
+        break;
+      case cudaLaunchAttributeClusterDimension:
+      case cudaLaunchAttributePreferredClusterDimension: {
+        // The grid must be a whole number of clusters, as on the GPU; blocks run as without clusters.
+        const auto& c = attr.val.clusterDim;
+        if (c.x == 0 || c.y == 0 || c.z == 0 || config.gridDim.x % c.x != 0 || config.gridDim.y % c.y != 0 ||
+            config.gridDim.z % c.z != 0 || c.x * c.y * c.z > 8) {
+          return cudaErrorInvalidClusterSize;
+        }
+        break;
+      }
+      default:
+        return unsupported_attribute("cudaLaunchKernelEx", attr.id);
+    }
+  }
+  return cudaSuccess;
+}
+}  // namespace gpulab::sim::cuda::detail
+
+// CUDA 12's typed form: the arguments are converted to the kernel's parameter types, as in a call.
+template <class... P, class... A>
+inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(P...), A&&... args) {
+  static_assert(sizeof...(P) == sizeof...(A),
+                "cudaLaunchKernelEx: the number of arguments differs from the kernel's parameters");
+  namespace d = ::gpulab::sim::cuda::detail;
+  if (config == nullptr || kernel == nullptr) return cudaErrorInvalidValue;
+  if (const cudaError_t e = d::check_launch_attributes(*config); e != cudaSuccess) return e;
+  const auto& record = d::record_for(kernel, "kernel passed to cudaLaunchKernelEx", "cudaLaunchKernelEx");
+  return d::launch_tuple<P...>(record, config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream,
+                               std::forward_as_tuple(std::forward<A>(args)...), std::index_sequence_for<A...>{});
 }
 
 template <class... P>
@@ -269,3 +403,5 @@ template <class T>
 inline cudaError_t cudaMallocPitch(T** devPtr, std::size_t* pitch, std::size_t width, std::size_t height) {
   return cudaMallocPitch(reinterpret_cast<void**>(devPtr), pitch, width, height);
 }
+
+#endif  // __cplusplus

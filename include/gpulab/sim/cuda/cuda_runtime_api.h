@@ -10,12 +10,18 @@
 #include <stddef.h>
 
 #include "builtin_types.h"
+#include "driver_functions.h"
 
 // Default arguments exist in C++ only, as in CUDA's header.
 #ifdef __cplusplus
 #define GPULAB_DV(v) = v
 #else
 #define GPULAB_DV(v)
+#endif
+
+// C linkage, as libcudart's: a C host file compiled by gcc calls these too (libgpulab_cudart).
+#ifdef __cplusplus
+extern "C" {
 #endif
 
 // ---- errors --------------------------------------------------------------------------------------------
@@ -93,6 +99,15 @@ cudaError_t cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t 
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
                               cudaStream_t stream GPULAB_DV(0));
+// 3-D memory: pitched allocations and copies between pitched pointers (and CUDA arrays, textures.cpp).
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr* pitchedDevPtr, struct cudaExtent extent);
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms* p);
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms* p, cudaStream_t stream GPULAB_DV(0));
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms* p);
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms* p, cudaStream_t stream GPULAB_DV(0));
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent);
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent,
+                              cudaStream_t stream GPULAB_DV(0));
 // Unified-memory hints: accepted and checked (the simulator's managed memory is the host's).
 cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, struct cudaMemLocation location,
                                  unsigned int flags, cudaStream_t stream GPULAB_DV(0));
@@ -160,6 +175,10 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, c
 // ---- profiler (cuda_profiler_api.h) -------------------------------------------------------------------------------
 cudaError_t cudaProfilerStart(void);
 cudaError_t cudaProfilerStop(void);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
 
 #ifdef __cplusplus
 // CUDA 12's signatures of the unified-memory hints, which take a device ordinal (cudaCpuDeviceId for
