@@ -8,6 +8,7 @@
 #include <gpulab/sim/device/intrinsics.hpp>
 #include <gpulab/sim/device/qualifiers.hpp>
 #include <gpulab/sim/device/synchronization.hpp>
+#include <gpulab/sim/device/traps.hpp>
 #include <gpulab/sim/vector_types.hpp>
 
 #pragma push_macro("GPULAB_INSIDE_PUBLIC_HEADER")

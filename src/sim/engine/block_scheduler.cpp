@@ -1,6 +1,7 @@
 // The engine's scheduler: which simulated thread of a block runs next, the switches between them, and
 // __syncthreads (with its reductions) in fiber mode and the bookkeeping of its fast mode
 // (fast_barrier.hpp). Kept in one file: the barrier's hot path calls the switch, which must inline.
+#include <cstdio>
 #include <cstdlib>
 
 #include <fmt/format.h>
@@ -8,6 +9,11 @@
 #include <gpulab/sim/detail/fast_barrier.hpp>
 
 #include "sim/engine/block_run.hpp"
+#include "sim/engine/names.hpp"
+
+// The C library's assert failure (declared by <assert.h> only without NDEBUG, which this file has).
+extern "C" [[noreturn]] void __assert_fail(const char* assertion, const char* file, unsigned int line,
+                                          const char* function) noexcept;
 
 namespace gpulab::sim::detail {
 
@@ -196,6 +202,30 @@ int block_barrier(BarrierKind kind, int predicate, const std::source_location& w
 }
 
 void fast_barrier_left() { host_thread.block->fast_barrier_left(); }
+
+void kernel_abort(const char* what, const std::source_location& where) {
+  BlockRun* b = host_thread.block;
+  if (b == nullptr) {
+    // Device code called from host code (a __host__ __device__ function): the host has nothing to end
+    // but the process, as a trap on the host would.
+    std::fprintf(stderr, "gpulab-sim: %s (%s), outside any kernel\n", what, format_site(where).c_str());
+    std::abort();
+  }
+  const std::string site = where.line() != 0 ? " at " + format_site(where) : std::string();
+  b->fault_and_unwind(fmt::format("{}{}: {}", b->thread_name(b->current()), site, what));
+}
+
+void device_assert_fail(const char* expression, const char* file, unsigned line, const char* function) {
+  BlockRun* b = host_thread.block;
+  if (b == nullptr) __assert_fail(expression, file, line, function);  // host code: the C library's assert
+  // The line CUDA's device runtime prints for a failed assert, then the fault that makes the launch (and,
+  // as on a GPU, every later call) return cudaErrorAssert.
+  const uint3 t = threadIdx;
+  std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line,
+               function, blockIdx.x, blockIdx.y, blockIdx.z, t.x, t.y, t.z, expression);
+  b->fault_and_unwind(fmt::format("{} at {}:{}: device-side assertion `{}` failed", b->thread_name(b->current()),
+                                  file, line, expression));
+}
 
 bool fast_barrier_outlined(const std::source_location& where) {
 #if defined(GPULAB_SIM_FAST_BARRIER)

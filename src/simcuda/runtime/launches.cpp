@@ -17,6 +17,7 @@
 #include <gpulab/launch.hpp>
 #include <gpulab/sim/checks.hpp>
 #include <gpulab/sim/cuda/gpulab_cuda_launch.hpp>
+#include <gpulab/sim/detail/host_thread.hpp>
 
 #include "sim/engine/device_limits.hpp"
 #include "simcuda/runtime/runtime_state.hpp"
@@ -75,6 +76,13 @@ const gpulab::detail::KernelRecord* find_registered(const void* function) {
 cudaError_t launch(const gpulab::detail::KernelRecord& kernel, dim3 grid, dim3 block, std::size_t shared_bytes,
                    cudaStream_t stream, void* const* args, const gpulab::detail::ArgInfo* info, std::size_t count,
                    bool instrumented) {
+  if (gpulab::sim::detail::host_thread.block != nullptr) {
+    // A launch from device code is CUDA's dynamic parallelism, which the simulator does not run: the
+    // launching kernel ends with the reason (nvcc, too, refuses it without -rdc).
+    const std::string what = fmt::format(
+        "launched kernel {} from device code: dynamic parallelism is not supported by the simulator", kernel.name);
+    gpulab::sim::detail::kernel_abort(what.c_str(), std::source_location());
+  }
   return api_call("kernel launch", [&] {
     const unsigned checks = enabled_checks();
     const unsigned instrumented_checks = checks_needing_instrumentation();

@@ -145,7 +145,15 @@ cudaError_t translate_current_exception(const char* call) noexcept {
     throw;
   } catch (const KernelFault& e) {
     const std::string what = e.what();
-    code = what.find("memcheck") != std::string::npos ? cudaErrorIllegalAddress : cudaErrorLaunchFailure;
+    // The fault's kind, as CUDA's error codes tell them apart: an access out of bounds, a failed
+    // device-side assert, or anything else that ends a kernel (a trap, a check's finding).
+    if (what.find("memcheck") != std::string::npos) {
+      code = cudaErrorIllegalAddress;
+    } else if (what.find("device-side assertion") != std::string::npos) {
+      code = cudaErrorAssert;
+    } else {
+      code = cudaErrorLaunchFailure;
+    }
     report_finding(what);
     int expected = cudaSuccess;
     sticky.compare_exchange_strong(expected, code);
@@ -209,3 +217,7 @@ CUevent_st* checked_event(cudaEvent_t event) {
 }
 
 }  // namespace gpulab::sim::cuda::detail
+
+void gpulabSimSelectPerThreadDefaultStream(void) {
+  gpulab::sim::cuda::detail::RuntimeState::get().per_thread_default_stream = true;
+}

@@ -37,6 +37,7 @@
 #include "cuda_runtime_api.h"
 #include "gpulab_cuda_launch.hpp"
 #include "device_launch_parameters.h"
+#include "library_types.h"
 #include "vector_types.h"
 
 #ifndef __align__

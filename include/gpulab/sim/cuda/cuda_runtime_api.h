@@ -176,8 +176,21 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, c
 cudaError_t cudaProfilerStart(void);
 cudaError_t cudaProfilerStop(void);
 
+// ---- the default stream ---------------------------------------------------------------------------------------
+// gpulab's own: makes stream 0 the per-thread default stream for the whole process, as nvcc's
+// --default-stream per-thread does for the files it compiles (the simulator's choice is per process).
+void gpulabSimSelectPerThreadDefaultStream(void);
+
 #ifdef __cplusplus
 }  // extern "C"
+#endif
+
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+// A file compiled with --default-stream per-thread (gpulab-simcc defines this macro for it, as nvcc
+// does) selects the per-thread default stream before main runs.
+__attribute__((constructor, used)) static void gpulab_sim_select_per_thread_default_stream(void) {
+  gpulabSimSelectPerThreadDefaultStream();
+}
 #endif
 
 #ifdef __cplusplus

@@ -28,6 +28,12 @@ void check_atomic_access(const void* address, std::size_t bytes);
 void check_access(const void* address, std::size_t bytes, bool write);
 // Calls libasan's __asan_handle_no_return when the process has one.
 void forward_handle_no_return() noexcept;
+// The kernel ends itself (__trap, a device-side call the simulator refuses): reports `what` for the
+// running simulated thread, at `where`, and ends the launch with a fault; never returns.
+[[noreturn]] void kernel_abort(const char* what, const std::source_location& where);
+// A failed assert: in a kernel, CUDA's report and a fault that makes the launch return cudaErrorAssert;
+// outside one, the C library's assert. The shadow <assert.h> (include/gpulab/sim/cuda) declares it too.
+[[noreturn]] void device_assert_fail(const char* expression, const char* file, unsigned line, const char* function);
 
 template <class T>
 inline std::uint64_t to_bits(T value) {

@@ -1,0 +1,3 @@
+#pragma once
+// gpulab-simcc's shadow of CUDA's <crt/host_defines.h>: see the header of the same name one folder up.
+#include "../cuda_runtime.h"

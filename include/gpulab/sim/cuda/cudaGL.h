@@ -1,0 +1,5 @@
+#pragma once
+// gpulab-simcc's shadow of one of CUDA's headers that the simulator does not provide (the #error
+// says which and why). Refused by name, so that a program stops at the include with the reason instead
+// of falling through to the toolkit's copy and failing somewhere inside it.
+#error "gpulab-simcc: <cudaGL.h> (graphics interoperability) is not available on the simulator: the simulator has no graphics device to share memory with."
