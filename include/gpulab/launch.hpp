@@ -49,6 +49,9 @@ struct LaunchConfig {
   Dim3 block{1};
   std::size_t shared_bytes = 0;  // dynamic shared memory per block
   Stream stream{};               // none: the default stream of the arguments' device
+  // All blocks resident at once, so that they may wait on each other (cooperative_groups' grid.sync());
+  // refused when the grid exceeds the co-residency limit. Sim devices only, for now.
+  bool cooperative = false;
 };
 
 // The guide's ceil-div: how many blocks of `block` threads cover `extent` elements.

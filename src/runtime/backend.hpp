@@ -24,6 +24,7 @@ struct LaunchRequest {
   void* const* args = nullptr;
   const ArgInfo* arg_info = nullptr;
   std::size_t arg_count = 0;
+  bool cooperative = false;  // LaunchConfig::cooperative
 };
 
 class Backend {

@@ -80,6 +80,11 @@ void launch_kernel(const KernelRecord& kernel, const LaunchConfig& config, void*
         kernel.name, device.id(), device.is_cuda() ? " (and configure with CUDA on)" : ""));
   }
   validate_launch(device.properties(), config);
+  if (config.cooperative && device.is_cuda()) {
+    throw InvalidArgument(fmt::format("kernel {}: a cooperative launch through gpulab's launch API on {} (it runs on sim "
+                                  "devices only, for now)",
+                                  kernel.name, device.id()));
+  }
   Backend& backend = backend_for(device.kind());
   const StreamHandle stream = stream_handle_for(config.stream, device);
   log_debug("launch {} on {}: grid ({},{},{}) block ({},{},{}) shared {} bytes stream {}", kernel.name, device.id(),
@@ -93,6 +98,7 @@ void launch_kernel(const KernelRecord& kernel, const LaunchConfig& config, void*
   request.args = args;
   request.arg_info = info;
   request.arg_count = arg_count;
+  request.cooperative = config.cooperative;
   backend.launch(device.ordinal(), request, stream);
   // GPULAB_LAUNCH_BLOCKING=1 (CUDA_LAUNCH_BLOCKING's counterpart): wait after each launch, so that a
   // fault is reported by the launch that caused it.

@@ -165,7 +165,7 @@ class Rewriter {
         i += 2;
       } else if (is_triple(i, '<')) {
         launch(i);
-      } else if (ident(i, "extern") && ident(i + 1, "__shared__")) {
+      } else if (ident(i, "extern") && declares_shared(i)) {
         i = extern_shared(i);
       } else if (ident(i, "__noinline__") && !(i > 0 && punct(i - 1, '('))) {
         edits_.push_back({t_[i].begin, t_[i].end, "__attribute__((noinline))"});
@@ -334,39 +334,64 @@ class Rewriter {
     if (!copy.empty()) edits_.push_back({t_[literal].begin, t_[literal].end, "\"" + line_directive_path(copy) + "\""});
   }
 
-  // extern __shared__ [__align__(n) | alignas(n) | __attribute__((...))] T name[];
+  // Whether the declaration that starts with `extern` at i is of shared memory: `__shared__` among
+  // its specifiers, wherever it stands (`extern __shared__ float s[]`, `extern float __shared__ s[]`,
+  // `extern volatile __shared__ int s[]`), before any parenthesis that is not an attribute's.
+  bool declares_shared(std::size_t i) const {
+    for (std::size_t k = i + 1; k < t_.size() && !punct(k, ';') && !punct(k, '{') && !punct(k, '='); ++k) {
+      if (ident(k, "__shared__")) return true;
+      if (ident(k, "__align__") || ident(k, "alignas") || ident(k, "__attribute__")) {
+        k = closing_paren(k + 1);
+      } else if (punct(k, '(') || t_[k].kind == Kind::literal) {
+        return false;  // a function declaration, or extern "C"
+      }
+    }
+    return false;
+  }
+  // The index of the ')' closing the '(' at open (or open itself when there is none).
+  std::size_t closing_paren(std::size_t open) const {
+    if (open >= t_.size() || !punct(open, '(')) return open;
+    int depth = 0;
+    for (std::size_t m = open; m < t_.size(); ++m) {
+      if (punct(m, '(')) ++depth;
+      if (punct(m, ')') && --depth == 0) return m;
+    }
+    return t_.size() - 1;
+  }
+
+  // extern [__shared__ | __align__(n) | alignas(n) | __attribute__((...)) | qualifiers] T name[];
   std::size_t extern_shared(std::size_t i) {
-    std::size_t k = i + 2;
-    std::size_t semi = k;
+    std::size_t semi = i + 1;
     while (semi < t_.size() && !punct(semi, ';')) ++semi;
     if (semi >= t_.size()) {
       error(i, "extern __shared__ declaration without its ';'");
       return i + 1;
     }
-    // Attributes that only align: the simulator's dynamic shared memory is 16-byte aligned.
-    while (k < semi && (ident(k, "__align__") || ident(k, "alignas") || ident(k, "__attribute__"))) {
-      if (!punct(k + 1, '(')) break;
-      const std::size_t open = k + 1;
-      int depth = 0;
-      std::size_t m = open;
-      for (; m < semi; ++m) {
-        if (punct(m, '(')) ++depth;
-        if (punct(m, ')') && --depth == 0) break;
-      }
-      k = m + 1;
-    }
     // T name [ ] ;
-    if (semi < k + 4 || !punct(semi - 1, ']') || !punct(semi - 2, '[') || t_[semi - 3].kind != Kind::identifier) {
+    if (semi < i + 5 || !punct(semi - 1, ']') || !punct(semi - 2, '[') || t_[semi - 3].kind != Kind::identifier) {
       error(i, "gpulab-simcc rewrites `extern __shared__ T name[];` only (one unsized array per declaration)");
       return semi;
     }
-    for (std::size_t m = k; m < semi - 3; ++m) {
-      if (punct(m, ',') || punct(m, '[') || punct(m, '=')) {
+    // The element type: the specifiers but __shared__ and the attributes that only align (the
+    // simulator's dynamic shared memory is 16-byte aligned).
+    std::string type;
+    for (std::size_t k = i + 1; k < semi - 3; ++k) {
+      if (ident(k, "__shared__")) continue;
+      if (ident(k, "__align__") || ident(k, "alignas") || ident(k, "__attribute__")) {
+        k = closing_paren(k + 1);
+        continue;
+      }
+      if (punct(k, ',') || punct(k, '[') || punct(k, '=')) {
         error(i, "gpulab-simcc rewrites `extern __shared__ T name[];` only (one unsized array per declaration)");
         return semi;
       }
+      if (!type.empty()) type += ' ';
+      type += std::string(text(k));
     }
-    const std::string type(s_.substr(t_[k].begin, t_[semi - 4].end - t_[k].begin));
+    if (type.empty()) {
+      error(i, "gpulab-simcc rewrites `extern __shared__ T name[];` only (one unsized array per declaration)");
+      return semi;
+    }
     const std::string name(text(semi - 3));
     const std::string array = "(*reinterpret_cast<" + type + "(*)[]>(::gpulab::sim::dynamic_shared_memory()))";
     std::string replacement;

@@ -6,6 +6,12 @@
 // everything else (atomics, bit and math intrinsics, vector types) is inline, in device/.
 #include <gpulab/sim/device/atomics.hpp>
 #include <gpulab/sim/device/intrinsics.hpp>
+#include <gpulab/sim/device/math_functions.hpp>
+#include <gpulab/sim/device/rounding_intrinsics.hpp>
+#include <gpulab/sim/device/simd_video.hpp>
+#include <gpulab/sim/device/cache_hints.hpp>
+#include <gpulab/sim/device/timers.hpp>
+#include <gpulab/sim/device/type_conversions.hpp>
 #include <gpulab/sim/device/qualifiers.hpp>
 #include <gpulab/sim/device/synchronization.hpp>
 #include <gpulab/sim/device/traps.hpp>

@@ -40,11 +40,13 @@ void check_access(const void* address, std::size_t bytes, bool write) {
   });
 }
 
-void check_atomic_access(const void* address, std::size_t bytes) {
+// The scope and the order are for the memory-model checks to come; an atomic load is a read.
+void check_atomic_access(const void* address, std::size_t bytes, AtomicKind kind, AtomicScope /*scope*/,
+                         AtomicOrder /*order*/) {
   BlockRun* run = host_thread.block;
   if (run == nullptr || run->aborting) return;
   const unsigned on = host_thread.clients;
-  const Access a{reinterpret_cast<std::uintptr_t>(address), bytes, true};
+  const Access a{reinterpret_cast<std::uintptr_t>(address), bytes, kind != AtomicKind::load};
   for_each_client(Clients{}, [&]<class C>() {
     if ((on & C::flag) != 0) C::check_atomic(*run, a);
   });

@@ -69,6 +69,10 @@ BlockPool::~BlockPool() {
 
 void BlockPool::run(const std::shared_ptr<LaunchJob>& job) {
   if (job->block_count == 0) return;
+  if (job->grid_barrier != nullptr) {
+    resident_.run(job, job->block_count);
+    return;
+  }
   {
     std::lock_guard lock(mutex_);
     jobs_.push_back(job);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/engine/launch_job.hpp"
+#include "sim/engine/resident_blocks.hpp"
 
 namespace gpulab::sim::detail {
 
@@ -25,7 +26,8 @@ class BlockPool {
 
   int size() const { return static_cast<int>(threads_.size()); }
 
-  // Runs every block of `job` and returns when the last has finished.
+  // Runs every block of `job` and returns when the last has finished (a cooperative launch's all at
+  // once, as resident blocks).
   void run(const std::shared_ptr<LaunchJob>& job);
 
  private:
@@ -37,6 +39,7 @@ class BlockPool {
   std::condition_variable wake_;
   std::deque<std::shared_ptr<LaunchJob>> jobs_;
   bool stopping_ = false;
+  ResidentBlocks resident_;
 };
 
 }  // namespace gpulab::sim::detail

@@ -85,6 +85,7 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   live = thread_count;
   arrived = 0;
   barrier_count = 0;
+  waiting = 0;
 
   EngineThreadState& e = host_thread;
   ++e.barrier_epoch;
@@ -154,6 +155,8 @@ std::string BlockRun::describe_waiters() const {
     const SimThread& t = threads[i];
     if (states[i] == ThreadStatus::at_barrier) {
       out += fmt::format("; {} waits at __syncthreads ({})", thread_name(i), format_site(sites[i]));
+    } else if (states[i] == ThreadStatus::at_wait) {
+      out += fmt::format("; {} waits in {} ({})", thread_name(i), t.wait_what, format_site(sites[i]));
     } else if (states[i] == ThreadStatus::at_activemask) {
       out += fmt::format("; {} waits at __activemask ({})", thread_name(i), format_site(sites[i]));
     } else if (states[i] == ThreadStatus::at_warp) {

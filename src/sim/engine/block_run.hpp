@@ -25,7 +25,7 @@
 
 namespace gpulab::sim::detail {
 
-enum class ThreadStatus : std::uint8_t { not_started, runnable, at_barrier, at_warp, at_activemask, exited };
+enum class ThreadStatus : std::uint8_t { not_started, runnable, at_barrier, at_warp, at_activemask, at_wait, exited };
 
 struct SimThread {
   unsigned stack = 0;
@@ -37,6 +37,9 @@ struct SimThread {
   int width = 32;
   std::uint64_t value = 0;
   std::uint64_t result = 0;
+  // at_wait: the key it sleeps on and what waits (block_waits.cpp).
+  const void* wait_key = nullptr;
+  const char* wait_what = nullptr;
 };
 
 struct WarpRun {
@@ -62,6 +65,11 @@ struct BlockRun {
   std::uint64_t warp(WarpOp op, unsigned mask, std::uint64_t value, unsigned arg, int width,
                      const std::source_location& where);
   unsigned active_mask(const std::source_location& where);
+  // __nanosleep: lets the block's other runnable threads run first; false when none could.
+  bool yield_now();
+  // block_wait and block_notify (block_waits.cpp).
+  void wait_on(const void* key, const char* what, const std::source_location& where);
+  void notify(const void* key, bool orders);
   // A thread resumed from the inlined barrier after the block left fast mode.
   void fast_barrier_left();
   // A finding in the running thread: reports it and ends the block; never returns to the kernel.
@@ -94,6 +102,7 @@ struct BlockRun {
   int barrier_result = 0;        // the released barrier's count, valid until the next release
   unsigned barrier_participants = 0;
   unsigned barrier_first = 0;  // first thread to arrive, for synccheck's report
+  unsigned waiting = 0;        // threads at_wait
 
   std::vector<SimThread> threads;
   std::vector<ThreadStatus> states;  // states[i] is thread i's: apart, so that scans and releases are cheap

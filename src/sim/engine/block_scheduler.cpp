@@ -87,6 +87,17 @@ void BlockRun::yield() {
   if (aborting) [[unlikely]] throw BlockAbort{};
 }
 
+bool BlockRun::yield_now() {
+  if (!fiber_mode) convert_to_fibers();
+  leave_fast_mode();
+  const unsigned me = current();
+  const unsigned next = next_runnable(me);
+  if (next == me || next == thread_count) return false;
+  switch_to(next);
+  if (aborting) [[unlikely]] throw BlockAbort{};
+  return true;
+}
+
 // The hot path of every __syncthreads of a block in fiber mode: a handful of stores, the release when
 // this is the last arrival, and a switch to the next thread. What only the clients or a failure need
 // lives in cold functions, so this stays small enough that the CPU overlaps one simulated thread's
@@ -202,6 +213,11 @@ int block_barrier(BarrierKind kind, int predicate, const std::source_location& w
 }
 
 void fast_barrier_left() { host_thread.block->fast_barrier_left(); }
+
+bool yield_thread() {
+  BlockRun* b = host_thread.block;
+  return b != nullptr && b->yield_now();
+}
 
 void kernel_abort(const char* what, const std::source_location& where) {
   BlockRun* b = host_thread.block;

@@ -17,6 +17,7 @@
 namespace gpulab::sim::detail {
 
 class SimDevice;
+class GridBarrier;
 
 struct LaunchJob : ClientLaunchStates<Clients> {
   std::string kernel_name;
@@ -29,6 +30,8 @@ struct LaunchJob : ClientLaunchStates<Clients> {
   unsigned clients = 0;  // the instrumentation clients on (CheckFlags), as enabled when it was queued
   std::vector<gpulab::detail::ArgInfo> arg_info;
   SimDevice* device = nullptr;
+  // A cooperative launch's grid barrier (grid_barrier.hpp); null for any other launch.
+  std::shared_ptr<GridBarrier> grid_barrier;
 
   std::uint64_t block_count = 0;
   std::atomic<std::uint64_t> next_block{0};

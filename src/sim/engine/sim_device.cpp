@@ -10,6 +10,8 @@
 #include <gpulab/sim/checks.hpp>
 
 #include "sim/engine/device_limits.hpp"
+#include "sim/engine/grid_barrier.hpp"
+#include "sim/engine/resident_blocks.hpp"
 #include "sim/engine/launch_job.hpp"
 
 namespace gpulab::sim::detail {
@@ -129,6 +131,18 @@ void SimDevice::launch(const LaunchRequest& request, StreamHandle stream) {
   job->device = this;
   job->block_count = request.grid.count();
   job->arg_info.assign(request.arg_info, request.arg_info + request.arg_count);
+  if (request.cooperative) {
+    // Every block resident at once, as a GPU requires of a cooperative launch.
+    const std::uint64_t limit = co_resident_blocks(job->threads_per_block, job->shared_bytes, pool_.size());
+    if (job->block_count > limit) {
+      throw InvalidArgument(fmt::format("kernel {}: a cooperative launch of {} blocks exceeds the {} blocks of {} threads "
+                                        "({} bytes of dynamic shared memory) that can be resident at once on {} "
+                                        "multiprocessors",
+                                        kernel.name, job->block_count, limit, job->threads_per_block, job->shared_bytes,
+                                        pool_.size()));
+    }
+    job->grid_barrier = std::make_shared<GridBarrier>(job->block_count);
+  }
   for_each_client(Clients{}, [&]<class C>() { C::on_launch_queued(*this, *job); });
   job->args.reset(entry->clone_args(request.args));
   streams_.submit(stream, [this, job] {

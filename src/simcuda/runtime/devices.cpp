@@ -11,6 +11,7 @@
 
 #include "runtime/backend.hpp"
 #include "simcuda/runtime/runtime_state.hpp"
+#include "simcuda/runtime/stream_capture.hpp"
 #include "sim/engine/device_limits.hpp"
 
 using namespace gpulab::sim::cuda::detail;  // NOLINT: the API below is CUDA's, at global scope
@@ -63,7 +64,7 @@ constexpr int surf_cubemap = 32768, surf_cubemap_layered[2] = {32768, 2046};
 
 // Every attribute of cudaDeviceAttr, from the sim device's properties: cudaDeviceGetAttribute and
 // cudaGetDeviceProperties both read it, so the two always agree. Features the simulator lacks
-// (cooperative and cluster launches, peer access, IPC) read as 0, which is how CUDA programs test them.
+// (multi-device cooperative and cluster launches, peer access, IPC) read as 0, which is how CUDA programs test them.
 int attribute(cudaDeviceAttr attr) {
   namespace lim = gpulab::sim::detail::device_limits;
   namespace tl = texture_limits;
@@ -159,7 +160,7 @@ int attribute(cudaDeviceAttr attr) {
     case cudaDevAttrConcurrentManagedAccess: return 0;
     case cudaDevAttrComputePreemptionSupported: return 0;
     case cudaDevAttrCanUseHostPointerForRegisteredMem: return 1;
-    case cudaDevAttrCooperativeLaunch: return 0;
+    case cudaDevAttrCooperativeLaunch: return 1;  // within the co-residency limit (src/sim/engine/resident_blocks.hpp)
     case cudaDevAttrCooperativeMultiDeviceLaunch: return 0;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: return static_cast<int>(p.shared_memory_per_block_optin);
     case cudaDevAttrCanFlushRemoteWrites: return 0;
@@ -225,6 +226,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     prop->integrated = a(cudaDevAttrIntegrated);
     prop->canMapHostMemory = a(cudaDevAttrCanMapHostMemory);
     prop->computeMode = a(cudaDevAttrComputeMode);
+    prop->cooperativeLaunch = a(cudaDevAttrCooperativeLaunch);
     prop->maxTexture1D = tl::tex1d;
     prop->maxTexture1DMipmap = tl::tex1d_mipmap;
     prop->maxTexture1DLinear = tl::tex1d_linear;
@@ -509,6 +511,7 @@ cudaError_t cudaProfilerStop() { return api_call("cudaProfilerStop", [] { state(
 
 cudaError_t cudaDeviceSynchronize() {
   return api_call("cudaDeviceSynchronize", [] {
+    refuse_unsafe_in_capture("cudaDeviceSynchronize", false);
     state();
     gpulab::detail::backend_for(gpulab::DeviceKind::sim).synchronize_device(0);
   });

@@ -20,7 +20,9 @@
 #include <gpulab/sim/detail/host_thread.hpp>
 
 #include "sim/engine/device_limits.hpp"
+#include "sim/engine/resident_blocks.hpp"
 #include "simcuda/runtime/runtime_state.hpp"
+#include "simcuda/runtime/stream_capture.hpp"
 
 namespace gpulab::sim::cuda::detail {
 
@@ -75,7 +77,7 @@ const gpulab::detail::KernelRecord* find_registered(const void* function) {
 
 cudaError_t launch(const gpulab::detail::KernelRecord& kernel, dim3 grid, dim3 block, std::size_t shared_bytes,
                    cudaStream_t stream, void* const* args, const gpulab::detail::ArgInfo* info, std::size_t count,
-                   bool instrumented) {
+                   bool instrumented, bool cooperative) {
   if (gpulab::sim::detail::host_thread.block != nullptr) {
     // A launch from device code is CUDA's dynamic parallelism, which the simulator does not run: the
     // launching kernel ends with the reason (nvcc, too, refuses it without -rdc).
@@ -98,11 +100,30 @@ cudaError_t launch(const gpulab::detail::KernelRecord& kernel, dim3 grid, dim3 b
                      fmt::format("kernel {} was not compiled with -G, which GPULAB_SIM_CHECK={} needs", kernel.name,
                                  format_checks(checks & instrumented_checks)));
     }
+    if (cooperative) refuse_in_capture(stream, "cudaLaunchCooperativeKernel", "cooperative kernel nodes are not simulated");
+    else if (capture_kernel(stream, kernel, grid, block, shared_bytes, args, info, count, instrumented)) return;
     LaunchConfig config;
     config.grid = Dim3(grid.x, grid.y, grid.z);
     config.block = Dim3(block.x, block.y, block.z);
     config.shared_bytes = shared_bytes;
     config.stream = RuntimeState::get().resolve(stream);
+    config.cooperative = cooperative;
+    if (cooperative) {
+      // The co-residency limit a GPU enforces: the occupancy calls' blocks per multiprocessor times the
+      // reported multiprocessors.
+      const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+      const unsigned threads = block.x * block.y * block.z;
+      const int multiprocessors = RuntimeState::get().device().properties().multiprocessor_count;
+      const std::uint64_t limit = gpulab::sim::detail::co_resident_blocks(threads, shared_bytes, multiprocessors);
+      if (blocks > limit && threads > 0 && threads <= 1024) {
+        throw ApiError(cudaErrorCooperativeLaunchTooLarge,
+                       fmt::format("cooperative launch of kernel {}: {} blocks exceed the {} that can be resident at "
+                                   "once ({} per multiprocessor for blocks of {} threads with {} bytes of dynamic "
+                                   "shared memory, {} multiprocessors)",
+                                   kernel.name, blocks, limit, multiprocessors > 0 ? limit / multiprocessors : 0,
+                                   threads, shared_bytes, multiprocessors));
+      }
+    }
     try {
       gpulab::detail::launch_kernel(kernel, config, args, info, count);
     } catch (const InvalidArgument& e) {
@@ -127,6 +148,8 @@ cudaError_t copy_symbol(void* symbol, std::size_t symbol_bytes, void* other, std
       throw ApiError(cudaErrorInvalidMemcpyDirection,
                      fmt::format("{}: the kind does not match where {} lives", call, static_cast<const void*>(other)));
     }
+    if (!async) refuse_unsafe_in_capture(call, true);
+    else if (capture_memcpy_1d(stream, to_symbol ? static_cast<char*>(symbol) + offset : other, to_symbol ? other : static_cast<char*>(symbol) + offset, count, cudaMemcpyDefault, call)) return;
     // Symbols are ordinary globals in the simulator: the copy waits for the stream's earlier work (and,
     // on the default stream, every blocking stream's), then copies on the caller's thread.
     RuntimeState::get().wait_in_order(stream);
@@ -171,6 +194,20 @@ cudaError_t cudaLaunchKernel(const void* func, dim3, dim3, void**, std::size_t, 
   });
 }
 
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3, dim3, void**, std::size_t, cudaStream_t) {
+  const gpulab::detail::KernelRecord* record = find_registered(func);
+  return api_call("cudaLaunchCooperativeKernel", [&] {
+    if (record == nullptr) {
+      throw ApiError(cudaErrorInvalidDeviceFunction,
+                     "a kernel passed as a void pointer must have been launched or named before in the program; pass "
+                     "the kernel itself (the typed overload) instead");
+    }
+    throw Unsupported(fmt::format("cudaLaunchCooperativeKernel with kernel {} passed as a void pointer (its parameter "
+                                  "types are unknown); pass the kernel itself",
+                                  record->name));
+  });
+}
+
 cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {
   const gpulab::detail::KernelRecord* record = find_registered(func);
   if (record == nullptr) {
@@ -209,5 +246,30 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const 
                      fmt::format("block size {} is not from 1 to {}", blockSize, lim::max_threads_per_block));
     }
     *numBlocks = lim::resident_blocks(blockSize, dynamicSMemSize);
+  });
+}
+
+// A kernel's cache and shared-memory preferences: hints to a GPU's L1/shared split and bank width,
+// which the simulator has not, so they are checked and accepted (noted once on stderr). The kernel need
+// not have been launched yet, so any non-null pointer is taken as one.
+cudaError_t cudaFuncSetCacheConfig(const void* func, cudaFuncCache cacheConfig) {
+  return api_call("cudaFuncSetCacheConfig", [&] {
+    if (func == nullptr) throw ApiError(cudaErrorInvalidDeviceFunction, "the kernel is null");
+    if (cacheConfig < cudaFuncCachePreferNone || cacheConfig > cudaFuncCachePreferEqual) {
+      throw ApiError(cudaErrorInvalidValue, fmt::format("cache configuration {} is not a cudaFuncCache",
+                                                        static_cast<int>(cacheConfig)));
+    }
+    note_once("cudaFuncSetCacheConfig", "is a hint: the simulator has no L1/shared split, so it changes nothing");
+  });
+}
+
+cudaError_t cudaFuncSetSharedMemConfig(const void* func, cudaSharedMemConfig config) {
+  return api_call("cudaFuncSetSharedMemConfig", [&] {
+    if (func == nullptr) throw ApiError(cudaErrorInvalidDeviceFunction, "the kernel is null");
+    if (config < cudaSharedMemBankSizeDefault || config > cudaSharedMemBankSizeEightByte) {
+      throw ApiError(cudaErrorInvalidValue,
+                     fmt::format("shared memory configuration {} is not a cudaSharedMemConfig", static_cast<int>(config)));
+    }
+    note_once("cudaFuncSetSharedMemConfig", "is deprecated and a hint: shared memory has no banks in the simulator");
   });
 }

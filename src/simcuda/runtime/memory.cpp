@@ -16,6 +16,7 @@
 
 #include "runtime/backend.hpp"
 #include "simcuda/runtime/runtime_state.hpp"
+#include "simcuda/runtime/stream_capture.hpp"
 
 namespace gpulab::sim::cuda::detail {
 
@@ -106,6 +107,7 @@ using gpulab::Stream;
 
 cudaError_t cudaMalloc(void** devPtr, std::size_t size) {
   return api_call("cudaMalloc", [&] {
+    refuse_unsafe_in_capture("cudaMalloc", false);
     require(devPtr != nullptr, "devPtr is null");
     *devPtr = allocate_device(size, AllocationKind::device);
   });
@@ -114,6 +116,7 @@ cudaError_t cudaMalloc(void** devPtr, std::size_t size) {
 // Managed memory is sim device memory: the host can touch it directly, since the device is the host.
 cudaError_t cudaMallocManaged(void** devPtr, std::size_t size, unsigned int flags) {
   return api_call("cudaMallocManaged", [&] {
+    refuse_unsafe_in_capture("cudaMallocManaged", false);
     require(devPtr != nullptr, "devPtr is null");
     require(flags == cudaMemAttachGlobal || flags == cudaMemAttachHost, "flags is not cudaMemAttachGlobal or cudaMemAttachHost");
     *devPtr = allocate_device(size, AllocationKind::managed);
@@ -122,6 +125,7 @@ cudaError_t cudaMallocManaged(void** devPtr, std::size_t size, unsigned int flag
 
 cudaError_t cudaMallocPitch(void** devPtr, std::size_t* pitch, std::size_t width, std::size_t height) {
   return api_call("cudaMallocPitch", [&] {
+    refuse_unsafe_in_capture("cudaMallocPitch", false);
     require(devPtr != nullptr && pitch != nullptr, "a null pointer");
     const std::size_t p = (width + pitch_alignment - 1) / pitch_alignment * pitch_alignment;
     *devPtr = allocate_device(p * height, AllocationKind::device);
@@ -132,6 +136,7 @@ cudaError_t cudaMallocPitch(void** devPtr, std::size_t* pitch, std::size_t width
 cudaError_t cudaFree(void* devPtr) {
   return api_call("cudaFree", [&] {
     if (devPtr == nullptr) return;
+    refuse_unsafe_in_capture("cudaFree", false);
     if (free_allocation(devPtr, AllocationKind::device, true) || free_allocation(devPtr, AllocationKind::managed, true)) return;
     const DeviceAllocation* a = state().allocation_of(devPtr);
     if (a != nullptr && a->kind == AllocationKind::host_pinned) {
@@ -146,6 +151,7 @@ cudaError_t cudaFree(void* devPtr) {
 // watch kernels' accesses to it as to any device buffer.
 cudaError_t cudaHostAlloc(void** ptr, std::size_t size, unsigned int flags) {
   return api_call("cudaHostAlloc", [&] {
+    refuse_unsafe_in_capture("cudaHostAlloc", false);
     require(ptr != nullptr, "ptr is null");
     constexpr unsigned known = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
     if ((flags & ~known) != 0) {
@@ -157,6 +163,7 @@ cudaError_t cudaHostAlloc(void** ptr, std::size_t size, unsigned int flags) {
 
 cudaError_t cudaMallocHost(void** ptr, std::size_t size) {
   return api_call("cudaMallocHost", [&] {
+    refuse_unsafe_in_capture("cudaMallocHost", false);
     require(ptr != nullptr, "ptr is null");
     *ptr = allocate_device(size, AllocationKind::host_pinned, cudaHostAllocDefault);
   });
@@ -165,6 +172,7 @@ cudaError_t cudaMallocHost(void** ptr, std::size_t size) {
 cudaError_t cudaFreeHost(void* ptr) {
   return api_call("cudaFreeHost", [&] {
     if (ptr == nullptr) return;
+    refuse_unsafe_in_capture("cudaFreeHost", false);
     if (!free_allocation(ptr, AllocationKind::host_pinned, true)) {
       throw ApiError(cudaErrorInvalidValue, fmt::format("cudaFreeHost: {} is not a pointer cudaMallocHost/cudaHostAlloc returned", ptr));
     }
@@ -272,11 +280,17 @@ cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const vo
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind) {
-  return api_call("cudaMemcpy", [&] { copy(dst, src, count, kind, nullptr, true, "cudaMemcpy"); });
+  return api_call("cudaMemcpy", [&] {
+    refuse_unsafe_in_capture("cudaMemcpy", true);
+    copy(dst, src, count, kind, nullptr, true, "cudaMemcpy");
+  });
 }
 
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind, cudaStream_t stream) {
-  return api_call("cudaMemcpyAsync", [&] { copy(dst, src, count, kind, stream, false, "cudaMemcpyAsync"); });
+  return api_call("cudaMemcpyAsync", [&] {
+    if (capture_memcpy_1d(stream, dst, src, count, kind, "cudaMemcpyAsync")) return;
+    copy(dst, src, count, kind, stream, false, "cudaMemcpyAsync");
+  });
 }
 
 namespace {
@@ -299,13 +313,18 @@ void copy_2d(void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
 
 cudaError_t cudaMemcpy2D(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
                          std::size_t height, cudaMemcpyKind kind) {
-  return api_call("cudaMemcpy2D", [&] { copy_2d(dst, dpitch, src, spitch, width, height, kind, nullptr, true, "cudaMemcpy2D"); });
+  return api_call("cudaMemcpy2D", [&] {
+    refuse_unsafe_in_capture("cudaMemcpy2D", true);
+    copy_2d(dst, dpitch, src, spitch, width, height, kind, nullptr, true, "cudaMemcpy2D");
+  });
 }
 
 cudaError_t cudaMemcpy2DAsync(void* dst, std::size_t dpitch, const void* src, std::size_t spitch, std::size_t width,
                               std::size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
-  return api_call("cudaMemcpy2DAsync",
-                  [&] { copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, false, "cudaMemcpy2DAsync"); });
+  return api_call("cudaMemcpy2DAsync", [&] {
+    if (capture_memcpy_2d(stream, dst, dpitch, src, spitch, width, height, kind, "cudaMemcpy2DAsync")) return;
+    copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, false, "cudaMemcpy2DAsync");
+  });
 }
 
 namespace {
@@ -323,11 +342,17 @@ void set_memory(void* devPtr, int value, std::size_t count, cudaStream_t stream,
 }  // namespace
 
 cudaError_t cudaMemset(void* devPtr, int value, std::size_t count) {
-  return api_call("cudaMemset", [&] { set_memory(devPtr, value, count, nullptr, true, "cudaMemset"); });
+  return api_call("cudaMemset", [&] {
+    refuse_unsafe_in_capture("cudaMemset", true);
+    set_memory(devPtr, value, count, nullptr, true, "cudaMemset");
+  });
 }
 
 cudaError_t cudaMemsetAsync(void* devPtr, int value, std::size_t count, cudaStream_t stream) {
-  return api_call("cudaMemsetAsync", [&] { set_memory(devPtr, value, count, stream, false, "cudaMemsetAsync"); });
+  return api_call("cudaMemsetAsync", [&] {
+    if (capture_memset(stream, devPtr, count, value, count, 1, "cudaMemsetAsync")) return;
+    set_memory(devPtr, value, count, stream, false, "cudaMemsetAsync");
+  });
 }
 
 
@@ -355,19 +380,25 @@ void check_peer_devices(int dstDevice, int srcDevice, const char* call) {
 }  // namespace
 
 cudaError_t cudaMemset2D(void* devPtr, std::size_t pitch, int value, std::size_t width, std::size_t height) {
-  return api_call("cudaMemset2D", [&] { set_memory_2d(devPtr, pitch, value, width, height, nullptr, true, "cudaMemset2D"); });
+  return api_call("cudaMemset2D", [&] {
+    refuse_unsafe_in_capture("cudaMemset2D", true);
+    set_memory_2d(devPtr, pitch, value, width, height, nullptr, true, "cudaMemset2D");
+  });
 }
 
 cudaError_t cudaMemset2DAsync(void* devPtr, std::size_t pitch, int value, std::size_t width, std::size_t height,
                               cudaStream_t stream) {
-  return api_call("cudaMemset2DAsync",
-                  [&] { set_memory_2d(devPtr, pitch, value, width, height, stream, false, "cudaMemset2DAsync"); });
+  return api_call("cudaMemset2DAsync", [&] {
+    if (capture_memset(stream, devPtr, pitch, value, width, height, "cudaMemset2DAsync")) return;
+    set_memory_2d(devPtr, pitch, value, width, height, stream, false, "cudaMemset2DAsync");
+  });
 }
 
 // Peer copies between the one device and itself are device-to-device copies.
 cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, std::size_t count) {
   return api_call("cudaMemcpyPeer", [&] {
     check_peer_devices(dstDevice, srcDevice, "cudaMemcpyPeer");
+    refuse_unsafe_in_capture("cudaMemcpyPeer", true);
     copy(dst, src, count, cudaMemcpyDeviceToDevice, nullptr, true, "cudaMemcpyPeer");
   });
 }
@@ -376,6 +407,7 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int s
                                 cudaStream_t stream) {
   return api_call("cudaMemcpyPeerAsync", [&] {
     check_peer_devices(dstDevice, srcDevice, "cudaMemcpyPeerAsync");
+    if (capture_memcpy_1d(stream, dst, src, count, cudaMemcpyDeviceToDevice, "cudaMemcpyPeerAsync")) return;
     copy(dst, src, count, cudaMemcpyDeviceToDevice, stream, false, "cudaMemcpyPeerAsync");
   });
 }
@@ -385,6 +417,7 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int s
 
 cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent) {
   return api_call("cudaMalloc3D", [&] {
+    refuse_unsafe_in_capture("cudaMalloc3D", false);
     require(pitchedDevPtr != nullptr, "pitchedDevPtr is null");
     const std::size_t pitch = (extent.width + pitch_alignment - 1) / pitch_alignment * pitch_alignment;
     const std::size_t rows = extent.height * extent.depth;
@@ -452,11 +485,17 @@ void set_memory_3d(cudaPitchedPtr ptr, int value, cudaExtent e, cudaStream_t str
 }  // namespace
 
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
-  return api_call("cudaMemcpy3D", [&] { copy_3d(p, nullptr, true, "cudaMemcpy3D"); });
+  return api_call("cudaMemcpy3D", [&] {
+    refuse_unsafe_in_capture("cudaMemcpy3D", true);
+    copy_3d(p, nullptr, true, "cudaMemcpy3D");
+  });
 }
 
 cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
-  return api_call("cudaMemcpy3DAsync", [&] { copy_3d(p, stream, false, "cudaMemcpy3DAsync"); });
+  return api_call("cudaMemcpy3DAsync", [&] {
+    if (capture_memcpy_3d(stream, p, "cudaMemcpy3DAsync")) return;
+    copy_3d(p, stream, false, "cudaMemcpy3DAsync");
+  });
 }
 
 cudaError_t cudaMemcpy3DPeer(const cudaMemcpy3DPeerParms* p) {
@@ -464,15 +503,24 @@ cudaError_t cudaMemcpy3DPeer(const cudaMemcpy3DPeerParms* p) {
 }
 
 cudaError_t cudaMemcpy3DPeerAsync(const cudaMemcpy3DPeerParms* p, cudaStream_t stream) {
-  return api_call("cudaMemcpy3DPeerAsync", [&] { copy_3d_peer(p, stream, false, "cudaMemcpy3DPeerAsync"); });
+  return api_call("cudaMemcpy3DPeerAsync", [&] {
+    refuse_in_capture(stream, "cudaMemcpy3DPeerAsync", "use cudaMemcpy3DAsync, the same copy on the one device");
+    copy_3d_peer(p, stream, false, "cudaMemcpy3DPeerAsync");
+  });
 }
 
 cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent) {
-  return api_call("cudaMemset3D", [&] { set_memory_3d(pitchedDevPtr, value, extent, nullptr, true, "cudaMemset3D"); });
+  return api_call("cudaMemset3D", [&] {
+    refuse_unsafe_in_capture("cudaMemset3D", true);
+    set_memory_3d(pitchedDevPtr, value, extent, nullptr, true, "cudaMemset3D");
+  });
 }
 
 cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent, cudaStream_t stream) {
-  return api_call("cudaMemset3DAsync", [&] { set_memory_3d(pitchedDevPtr, value, extent, stream, false, "cudaMemset3DAsync"); });
+  return api_call("cudaMemset3DAsync", [&] {
+    if (capture_memset_3d(stream, pitchedDevPtr, value, extent, "cudaMemset3DAsync")) return;
+    set_memory_3d(pitchedDevPtr, value, extent, stream, false, "cudaMemset3DAsync");
+  });
 }
 
 // ---- unified-memory hints ---------------------------------------------------------------------------------------

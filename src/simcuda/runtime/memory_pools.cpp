@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "simcuda/runtime/runtime_state.hpp"
+#include "simcuda/runtime/stream_capture.hpp"
 
 struct CUmemPoolHandle_st {
   cudaMemPoolProps props{};
@@ -83,6 +84,7 @@ using namespace gpulab::sim::cuda::detail;  // NOLINT: the API below is CUDA's, 
 cudaError_t cudaMallocAsync(void** devPtr, std::size_t size, cudaStream_t hStream) {
   return api_call("cudaMallocAsync", [&] {
     require(devPtr != nullptr, "devPtr is null");
+    refuse_in_capture(hStream, "cudaMallocAsync", "stream-ordered allocation in a graph (memory alloc and free nodes) is not simulated; allocate before the capture");
     CUmemPoolHandle_st* pool = default_pool();
     {
       std::lock_guard lock(state().mutex);
@@ -95,6 +97,7 @@ cudaError_t cudaMallocAsync(void** devPtr, std::size_t size, cudaStream_t hStrea
 cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
   return api_call("cudaMallocFromPoolAsync", [&] {
     require(ptr != nullptr, "ptr is null");
+    refuse_in_capture(stream, "cudaMallocFromPoolAsync", "stream-ordered allocation in a graph (memory alloc and free nodes) is not simulated; allocate before the capture");
     *ptr = allocate_from(checked_pool(memPool, "cudaMallocFromPoolAsync"), size, stream, "cudaMallocFromPoolAsync");
   });
 }
@@ -103,6 +106,7 @@ cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t size, cudaMemPool_t 
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
   return api_call("cudaFreeAsync", [&] {
     if (devPtr == nullptr) return;
+    refuse_in_capture(hStream, "cudaFreeAsync", "stream-ordered allocation in a graph (memory alloc and free nodes) is not simulated; allocate before the capture");
     state().wait_in_order(hStream);
     CUmemPoolHandle_st* pool = nullptr;
     std::size_t bytes = 0;

@@ -9,6 +9,7 @@
 
 #include "runtime/backend.hpp"
 #include "simcuda/runtime/runtime_state.hpp"
+#include "simcuda/runtime/stream_capture.hpp"
 
 using namespace gpulab::sim::cuda::detail;  // NOLINT: the API below is CUDA's, at global scope
 using gpulab::Event;
@@ -143,17 +144,22 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  return api_call("cudaStreamSynchronize", [&] { state().resolve(stream).synchronize(); });
+  return api_call("cudaStreamSynchronize", [&] {
+    refuse_sync_in_capture(stream, "cudaStreamSynchronize");
+    state().resolve(stream).synchronize();
+  });
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return api_call("cudaStreamQuery", [&] {
+    refuse_sync_in_capture(stream, "cudaStreamQuery");
     if (!state().resolve(stream).query()) throw ApiError(cudaErrorNotReady, "not ready");
   });
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
   return api_call("cudaStreamWaitEvent", [&] {
+    if (capture_event_wait(stream, event, flags)) return;
     require(flags == 0, "flags must be 0 (cudaEventWaitDefault)");
     CUevent_st* e = checked_event(event);
     if (!e->recorded) return;  // CUDA: waiting for an event never recorded does nothing
@@ -166,6 +172,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
   return api_call("cudaLaunchHostFunc", [&] {
     require(fn != nullptr, "fn is null");
+    if (capture_host_func(stream, fn, userData)) return;
     state().wait_in_order(stream);
     fn(userData);
   });
@@ -175,6 +182,7 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
                                   unsigned int flags) {
   return api_call("cudaStreamAddCallback", [&] {
     require(callback != nullptr, "callback is null");
+    refuse_in_capture(stream, "cudaStreamAddCallback", "CUDA does not capture it either: use cudaLaunchHostFunc");
     require(flags == 0, "flags must be 0");
     state().wait_in_order(stream);
     callback(stream, cudaSuccess, userData);
@@ -205,12 +213,14 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
         throw ApiError(cudaErrorInvalidResourceHandle, "not an event created by cudaEventCreate (or destroyed)");
       }
     }
+    forget_captured_event(event);
     delete event;
   });
 }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   return api_call("cudaEventRecord", [&] {
+    if (capture_event_record(event, stream, cudaEventRecordDefault)) return;
     CUevent_st* e = checked_event(event);
     e->event.record(state().resolve(stream));
     e->recorded = true;
@@ -221,6 +231,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   return api_call("cudaEventRecordWithFlags", [&] {
     // cudaEventRecordExternal matters only inside stream capture, where it makes an event node.
     require((flags & ~static_cast<unsigned>(cudaEventRecordExternal)) == 0, "flags must be 0 or cudaEventRecordExternal");
+    if (capture_event_record(event, stream, flags)) return;
     CUevent_st* e = checked_event(event);
     e->event.record(state().resolve(stream));
     e->recorded = true;
@@ -229,6 +240,7 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   return api_call("cudaEventSynchronize", [&] {
+    refuse_captured_event(event, "cudaEventSynchronize");
     CUevent_st* e = checked_event(event);
     if (e->recorded) e->event.synchronize();
   });
@@ -236,6 +248,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
 
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   return api_call("cudaEventQuery", [&] {
+    refuse_captured_event(event, "cudaEventQuery");
     CUevent_st* e = checked_event(event);
     if (e->recorded && !e->event.query()) throw ApiError(cudaErrorNotReady, "not ready");
   });

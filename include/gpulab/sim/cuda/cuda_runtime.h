@@ -60,11 +60,11 @@ const gpulab::detail::KernelRecord& record_for(void (*kernel)(P...), const char*
 
 template <class... P, class Tuple, std::size_t... I>
 cudaError_t launch_tuple(const gpulab::detail::KernelRecord& record, dim3 grid, dim3 block, std::size_t shared,
-                         cudaStream_t stream, Tuple&& args, std::index_sequence<I...>) {
+                         cudaStream_t stream, Tuple&& args, std::index_sequence<I...>, bool cooperative = false) {
   // Converted to the kernel's parameter types and copied here, as CUDA does at the launch.
   gpulab::detail::PackedArgs<P...> packed(std::get<I>(std::forward<Tuple>(args))...);
   return launch(record, grid, block, shared, stream, packed.pointers.data(), packed.info.data(), sizeof...(P),
-                ::gpulab::sim::detail::instrumented_compilation);
+                ::gpulab::sim::detail::instrumented_compilation, cooperative);
 }
 
 }  // namespace detail
@@ -120,8 +120,11 @@ namespace detail {
 template <class... A>
 struct ArgTypes {};
 
-// A kernel expression that names one function (or is a pointer to one) needs nothing more.
+// A kernel expression that names one function (or is a pointer to one) needs nothing more, when the
+// launch passes an argument for every parameter; one that leaves some to the kernel's default
+// arguments goes through the thunk below, whose call supplies them.
 template <class... A, class... P>
+  requires(sizeof...(A) == sizeof...(P))
 auto as_kernel_pointer(ArgTypes<A...>, void (*kernel)(P...)) {
   return kernel;
 }
@@ -192,13 +195,15 @@ namespace gpulab::sim::cuda {
 namespace gpulab::sim::cuda::detail {
 template <class... P, std::size_t... I>
 cudaError_t launch_untyped_args(void (*func)(P...), dim3 grid, dim3 block, void** args, std::size_t shared,
-                                cudaStream_t stream, std::index_sequence<I...>) {
-  const auto& record = record_for(func, "kernel passed to cudaLaunchKernel", "cudaLaunchKernel");
+                                cudaStream_t stream, std::index_sequence<I...>, bool cooperative = false) {
+  const char* const call = cooperative ? "cudaLaunchCooperativeKernel" : "cudaLaunchKernel";
+  const auto& record = record_for(func, cooperative ? "kernel passed to cudaLaunchCooperativeKernel"
+                                                    : "kernel passed to cudaLaunchKernel", call);
   // args[i] points to the i-th argument, of the parameter's own type.
   const gpulab::detail::ArgInfo info[sizeof...(P) + 1] = {
       gpulab::detail::describe_arg(*static_cast<const std::decay_t<P>*>(args[I]))...};
   return launch(record, grid, block, shared, stream, args, info, sizeof...(P),
-                ::gpulab::sim::detail::instrumented_compilation);
+                ::gpulab::sim::detail::instrumented_compilation, cooperative);
 }
 }  // namespace gpulab::sim::cuda::detail
 
@@ -210,9 +215,19 @@ inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim, dim3 block
                                                           std::index_sequence_for<P...>{});
 }
 
+// A cooperative launch: every block resident at once, so that the kernel may use grid.sync(); a grid
+// beyond the co-residency limit is cudaErrorCooperativeLaunchTooLarge.
+template <class... P>
+inline cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 gridDim, dim3 blockDim, void** args,
+                                               std::size_t sharedMem = 0, cudaStream_t stream = nullptr) {
+  if (sizeof...(P) > 0 && args == nullptr) return cudaErrorInvalidValue;
+  return ::gpulab::sim::cuda::detail::launch_untyped_args(func, gridDim, blockDim, args, sharedMem, stream,
+                                                          std::index_sequence_for<P...>{}, true);
+}
+
 namespace gpulab::sim::cuda::detail {
 // cudaLaunchKernelEx's attributes: the ones that only tune scheduling or caching are accepted after
-// their values are checked; a cooperative launch is refused (grid-wide sync is not simulated).
+// their values are checked; cudaLaunchAttributeCooperative makes the launch cooperative.
 inline cudaError_t check_launch_attributes(const cudaLaunchConfig_t& config) {
   if (config.numAttrs > 0 && config.attrs == nullptr) return cudaErrorInvalidValue;
   for (unsigned int a = 0; a < config.numAttrs; ++a) {
@@ -229,7 +244,6 @@ inline cudaError_t check_launch_attributes(const cudaLaunchConfig_t& config) {
       case cudaLaunchAttributePreferredSharedMemoryCarveout:
         break;
       case cudaLaunchAttributeCooperative:
-        if (attr.val.cooperative != 0) return unsupported_attribute("cudaLaunchKernelEx", attr.id);
         break;
       case cudaLaunchAttributeClusterDimension:
       case cudaLaunchAttributePreferredClusterDimension: {
@@ -247,6 +261,13 @@ inline cudaError_t check_launch_attributes(const cudaLaunchConfig_t& config) {
   }
   return cudaSuccess;
 }
+inline bool launch_is_cooperative(const cudaLaunchConfig_t& config) {
+  bool cooperative = false;
+  for (unsigned int a = 0; a < config.numAttrs; ++a) {
+    if (config.attrs[a].id == cudaLaunchAttributeCooperative) cooperative = config.attrs[a].val.cooperative != 0;
+  }
+  return cooperative;
+}
 }  // namespace gpulab::sim::cuda::detail
 
 // CUDA 12's typed form: the arguments are converted to the kernel's parameter types, as in a call.
@@ -259,7 +280,8 @@ inline cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*k
   if (const cudaError_t e = d::check_launch_attributes(*config); e != cudaSuccess) return e;
   const auto& record = d::record_for(kernel, "kernel passed to cudaLaunchKernelEx", "cudaLaunchKernelEx");
   return d::launch_tuple<P...>(record, config->gridDim, config->blockDim, config->dynamicSmemBytes, config->stream,
-                               std::forward_as_tuple(std::forward<A>(args)...), std::index_sequence_for<A...>{});
+                               std::forward_as_tuple(std::forward<A>(args)...), std::index_sequence_for<A...>{},
+                               d::launch_is_cooperative(*config));
 }
 
 template <class... P>

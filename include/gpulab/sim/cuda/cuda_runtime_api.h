@@ -208,6 +208,10 @@ inline cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdv
 }
 #endif
 
+#include "gpulab_runtime_cooperative.h"
+
+#include "gpulab_runtime_graphs.h"
+
 #if 0 /* textures: not yet */
 #include "gpulab_runtime_textures.h"
 #endif

@@ -18,7 +18,7 @@ const gpulab::detail::KernelRecord& register_kernel(const void* function, const 
 const gpulab::detail::KernelRecord* find_registered(const void* function);
 cudaError_t launch(const gpulab::detail::KernelRecord& kernel, dim3 grid, dim3 block, std::size_t shared_bytes,
                    cudaStream_t stream, void* const* args, const gpulab::detail::ArgInfo* info, std::size_t count,
-                   bool instrumented);
+                   bool instrumented, bool cooperative = false);
 cudaError_t copy_symbol(void* symbol, std::size_t symbol_bytes, void* other, std::size_t count, std::size_t offset,
                         cudaMemcpyKind kind, bool to_symbol, cudaStream_t stream, bool async);
 cudaError_t set_max_dynamic_shared(const gpulab::detail::KernelRecord& kernel, int bytes);

@@ -22,8 +22,27 @@ std::uint64_t warp_collective(WarpOp op, unsigned mask, std::uint64_t value, uns
                               const std::source_location& where);
 // __activemask: the lanes of the caller's warp that reach the same call site before the warp settles.
 unsigned active_mask(const std::source_location& where);
-// memcheck for an atomic (atomics are not seen by the instrumentation; see GPULAB_SIM_UNCHECKED).
-void check_atomic_access(const void* address, std::size_t bytes);
+// __nanosleep: the running thread steps aside so that the block's other runnable threads run (a thread
+// polling memory must not starve the one it waits for); false when none could, or outside a kernel.
+bool yield_thread();
+// What an atomic access is, for the checks: its kind, the threads it is atomic among (CUDA's scopes:
+// atomicX_block is block, atomicX device, atomicX_system system; cuda::thread_scope_* the same) and its
+// memory order (CUDA's atomic functions are relaxed).
+enum class AtomicKind : std::uint8_t { load, store, read_modify_write };
+enum class AtomicScope : std::uint8_t { thread, block, cluster, device, system };
+enum class AtomicOrder : std::uint8_t { relaxed, acquire, release, acq_rel, seq_cst };
+// The checks for an atomic (atomics are not seen by the instrumentation; see GPULAB_SIM_UNCHECKED).
+void check_atomic_access(const void* address, std::size_t bytes, AtomicKind kind, AtomicScope scope,
+                         AtomicOrder order);
+// Waiting inside a block without spinning (cuda::barrier, cuda::std::latch, atomic wait): the running
+// thread sleeps until a thread of its block calls block_notify with the same key; the caller re-tests its
+// condition and waits again if it does not hold yet. With no thread of the block left to run, the block
+// is deadlocked, which is reported naming `what` and `where`. Outside a kernel it returns at once.
+void block_wait(const void* key, const char* what, const std::source_location& where);
+// Wakes the block's threads waiting on `key`. `orders` says the wake completes a synchronisation of the
+// block (a barrier's phase): what the block's threads did before it is then ordered before what they do
+// after, for racecheck, as a __syncthreads orders it.
+void block_notify(const void* key, bool orders);
 // memcheck, racecheck, initcheck for one access by the running simulated thread (instrumentation/asan_hooks.hpp).
 void check_access(const void* address, std::size_t bytes, bool write);
 // Calls libasan's __asan_handle_no_return when the process has one.

@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include <gpulab/sim/device/qualifiers.hpp>
+#include <gpulab/sim/vector_types.hpp>
 
 #pragma push_macro("GPULAB_INSIDE_PUBLIC_HEADER")
 #undef GPULAB_INSIDE_PUBLIC_HEADER
@@ -13,26 +14,58 @@
 #pragma pop_macro("GPULAB_INSIDE_PUBLIC_HEADER")
 
 // ---- atomics ----------------------------------------------------------------------------------------------
-// Relaxed, like CUDA's: other blocks run on other host threads, so these are real atomic instructions.
+// Relaxed, like CUDA's: other blocks run on other host threads, so these are real atomic instructions,
+// whatever their scope (a block's threads share a host thread, so a block-scope atomic is one too).
+// Each form tells the checks its scope: atomicX is device scope, atomicX_block block, atomicX_system system.
 namespace gpulab::sim::detail {
 
+// Tells the checked build's hooks of an atomic access (and its kind, scope and order, for the
+// memory-model checks); nothing in an unchecked build.
 template <class T>
-GPULAB_SIM_UNCHECKED inline void note_atomic([[maybe_unused]] T* address) {
+GPULAB_SIM_UNCHECKED inline void note_atomic([[maybe_unused]] T* address,
+                                             [[maybe_unused]] AtomicKind kind = AtomicKind::read_modify_write,
+                                             [[maybe_unused]] AtomicScope scope = AtomicScope::device,
+                                             [[maybe_unused]] AtomicOrder order = AtomicOrder::relaxed) {
 #if defined(GPULAB_SIM_CHECKED)
-  check_atomic_access(address, sizeof(T));
+  check_atomic_access(address, sizeof(T), kind, scope, order);
 #endif
+}
+
+// The host compiler's memory order for an atomic's order: the host's are at least as strong as the
+// GPU's at every scope.
+constexpr int host_order(AtomicOrder order) {
+  switch (order) {
+    case AtomicOrder::relaxed: return __ATOMIC_RELAXED;
+    case AtomicOrder::acquire: return __ATOMIC_ACQUIRE;
+    case AtomicOrder::release: return __ATOMIC_RELEASE;
+    case AtomicOrder::acq_rel: return __ATOMIC_ACQ_REL;
+    default: return __ATOMIC_SEQ_CST;
+  }
+}
+// The order a failed compare-exchange loads with: no release part, as the language requires.
+constexpr int host_failure_order(AtomicOrder order) {
+  switch (order) {
+    case AtomicOrder::relaxed:
+    case AtomicOrder::release: return __ATOMIC_RELAXED;
+    case AtomicOrder::acquire:
+    case AtomicOrder::acq_rel: return __ATOMIC_ACQUIRE;
+    default: return __ATOMIC_SEQ_CST;
+  }
 }
 
 // The unsigned integer with T's size, which atomics compare and swap in T's place.
 template <class T>
-using same_size_bits = std::conditional_t<sizeof(T) == 2, std::uint16_t,
-                                          std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+using same_size_bits =
+    std::conditional_t<sizeof(T) == 1, std::uint8_t,
+                       std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                                          std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 
 // Read-modify-write through compare-and-swap on the value's bits: for float and double, for the
 // operations with no single instruction (min, max, inc, dec), and for cuda_fp16.h's half atomics.
 template <class T, class F>
-GPULAB_SIM_UNCHECKED inline T atomic_update(T* address, F update) {
-  note_atomic(address);
+GPULAB_SIM_UNCHECKED inline T atomic_update(T* address, F update, AtomicScope scope = AtomicScope::device,
+                                            AtomicOrder order = AtomicOrder::relaxed) {
+  note_atomic(address, AtomicKind::read_modify_write, scope, order);
   using Bits = same_size_bits<T>;
   static_assert(sizeof(T) == sizeof(Bits));
   Bits* word = reinterpret_cast<Bits*>(address);
@@ -43,8 +76,27 @@ GPULAB_SIM_UNCHECKED inline T atomic_update(T* address, F update) {
     const T next = update(old);
     Bits desired;
     std::memcpy(&desired, &next, sizeof(T));
-    if (__atomic_compare_exchange_n(word, &expected, desired, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) return old;
+    if (__atomic_compare_exchange_n(word, &expected, desired, true, host_order(order), host_failure_order(order))) {
+      return old;
+    }
   }
+}
+
+// Compare-and-swap on T's bits; returns the old value.
+template <class T>
+GPULAB_SIM_UNCHECKED inline T atomic_compare_swap(T* address, T compare, T val, AtomicScope scope,
+                                                  AtomicOrder order = AtomicOrder::relaxed) {
+  note_atomic(address, AtomicKind::read_modify_write, scope, order);
+  using Bits = same_size_bits<T>;
+  static_assert(sizeof(T) == sizeof(Bits));
+  Bits expected, desired;
+  std::memcpy(&expected, &compare, sizeof(T));
+  std::memcpy(&desired, &val, sizeof(T));
+  __atomic_compare_exchange_n(reinterpret_cast<Bits*>(address), &expected, desired, false, host_order(order),
+                              host_failure_order(order));
+  T old;
+  std::memcpy(&old, &expected, sizeof(T));
+  return old;
 }
 
 template <class T>
@@ -52,83 +104,147 @@ inline constexpr bool atomic_integer = std::is_same_v<T, int> || std::is_same_v<
                                        std::is_same_v<T, unsigned long long> || std::is_same_v<T, long long>;
 template <class T>
 inline constexpr bool atomic_arithmetic = atomic_integer<T> || std::is_same_v<T, float> || std::is_same_v<T, double>;
-
-}  // namespace gpulab::sim::detail
-
+// CUDA's 128-bit atomicCAS and atomicExch (sm_90) take any 16-byte trivially copyable type.
 template <class T>
-  requires gpulab::sim::detail::atomic_arithmetic<T>
-GPULAB_SIM_UNCHECKED inline T atomicAdd(T* address, std::type_identity_t<T> val) {
-  if constexpr (gpulab::sim::detail::atomic_integer<T>) {
-    gpulab::sim::detail::note_atomic(address);
+inline constexpr bool atomic_128_bit = sizeof(T) == 16 && std::is_trivially_copyable_v<T>;
+
+// One operation at one scope: what atomicX, atomicX_block and atomicX_system share.
+template <AtomicScope S, class T>
+GPULAB_SIM_UNCHECKED inline T atomic_add(T* address, T val) {
+  if constexpr (atomic_integer<T>) {
+    note_atomic(address, AtomicKind::read_modify_write, S);
     return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
   } else {
-    return gpulab::sim::detail::atomic_update(address, [val](T old) { return old + val; });
+    return atomic_update(address, [val](T old) { return old + val; }, S);
   }
 }
-template <class T>
-  requires gpulab::sim::detail::atomic_arithmetic<T>
-GPULAB_SIM_UNCHECKED inline T atomicSub(T* address, std::type_identity_t<T> val) {
-  if constexpr (gpulab::sim::detail::atomic_integer<T>) {
-    gpulab::sim::detail::note_atomic(address);
+template <AtomicScope S, class T>
+GPULAB_SIM_UNCHECKED inline T atomic_sub(T* address, T val) {
+  if constexpr (atomic_integer<T>) {
+    note_atomic(address, AtomicKind::read_modify_write, S);
     return __atomic_fetch_sub(address, val, __ATOMIC_RELAXED);
   } else {
-    return gpulab::sim::detail::atomic_update(address, [val](T old) { return old - val; });
+    return atomic_update(address, [val](T old) { return old - val; }, S);
   }
 }
-template <class T>
-  requires gpulab::sim::detail::atomic_arithmetic<T>
-GPULAB_SIM_UNCHECKED inline T atomicExch(T* address, std::type_identity_t<T> val) {
-  return gpulab::sim::detail::atomic_update(address, [val](T) { return val; });
+template <AtomicScope S, class T>
+GPULAB_SIM_UNCHECKED inline T atomic_exchange(T* address, T val) {
+  return atomic_update(address, [val](T) { return val; }, S);
 }
-template <class T>
-  requires gpulab::sim::detail::atomic_arithmetic<T>
-GPULAB_SIM_UNCHECKED inline T atomicMin(T* address, std::type_identity_t<T> val) {
-  return gpulab::sim::detail::atomic_update(address, [val](T old) { return val < old ? val : old; });
+template <AtomicScope S, class T>
+GPULAB_SIM_UNCHECKED inline T atomic_min(T* address, T val) {
+  return atomic_update(address, [val](T old) { return val < old ? val : old; }, S);
 }
-template <class T>
-  requires gpulab::sim::detail::atomic_arithmetic<T>
-GPULAB_SIM_UNCHECKED inline T atomicMax(T* address, std::type_identity_t<T> val) {
-  return gpulab::sim::detail::atomic_update(address, [val](T old) { return old < val ? val : old; });
+template <AtomicScope S, class T>
+GPULAB_SIM_UNCHECKED inline T atomic_max(T* address, T val) {
+  return atomic_update(address, [val](T old) { return old < val ? val : old; }, S);
 }
 // CUDA's wrap rules: Inc counts up to `val` then wraps to 0; Dec counts down to 0 then wraps to `val`
 // (and also resets to `val` from any value above it).
-GPULAB_SIM_UNCHECKED inline unsigned atomicInc(unsigned* address, unsigned val) {
-  return gpulab::sim::detail::atomic_update(address, [val](unsigned old) { return old >= val ? 0u : old + 1u; });
+template <AtomicScope S>
+GPULAB_SIM_UNCHECKED inline unsigned atomic_inc(unsigned* address, unsigned val) {
+  return atomic_update(address, [val](unsigned old) { return old >= val ? 0u : old + 1u; }, S);
 }
-GPULAB_SIM_UNCHECKED inline unsigned atomicDec(unsigned* address, unsigned val) {
-  return gpulab::sim::detail::atomic_update(address,
-                                            [val](unsigned old) { return (old == 0u || old > val) ? val : old - 1u; });
+template <AtomicScope S>
+GPULAB_SIM_UNCHECKED inline unsigned atomic_dec(unsigned* address, unsigned val) {
+  return atomic_update(address, [val](unsigned old) { return (old == 0u || old > val) ? val : old - 1u; }, S);
 }
-template <class T>
-  requires gpulab::sim::detail::atomic_arithmetic<T>
-GPULAB_SIM_UNCHECKED inline T atomicCAS(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> val) {
-  gpulab::sim::detail::note_atomic(address);
-  using Bits = gpulab::sim::detail::same_size_bits<T>;
-  Bits expected, desired;
-  std::memcpy(&expected, &compare, sizeof(T));
-  std::memcpy(&desired, &val, sizeof(T));
-  __atomic_compare_exchange_n(reinterpret_cast<Bits*>(address), &expected, desired, false, __ATOMIC_RELAXED,
-                              __ATOMIC_RELAXED);
-  T old;
-  std::memcpy(&old, &expected, sizeof(T));
-  return old;
-}
-template <class T>
-  requires gpulab::sim::detail::atomic_integer<T>
-GPULAB_SIM_UNCHECKED inline T atomicAnd(T* address, std::type_identity_t<T> val) {
-  gpulab::sim::detail::note_atomic(address);
+template <AtomicScope S, class T>
+GPULAB_SIM_UNCHECKED inline T atomic_and(T* address, T val) {
+  note_atomic(address, AtomicKind::read_modify_write, S);
   return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
 }
-template <class T>
-  requires gpulab::sim::detail::atomic_integer<T>
-GPULAB_SIM_UNCHECKED inline T atomicOr(T* address, std::type_identity_t<T> val) {
-  gpulab::sim::detail::note_atomic(address);
+template <AtomicScope S, class T>
+GPULAB_SIM_UNCHECKED inline T atomic_or(T* address, T val) {
+  note_atomic(address, AtomicKind::read_modify_write, S);
   return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
 }
-template <class T>
-  requires gpulab::sim::detail::atomic_integer<T>
-GPULAB_SIM_UNCHECKED inline T atomicXor(T* address, std::type_identity_t<T> val) {
-  gpulab::sim::detail::note_atomic(address);
+template <AtomicScope S, class T>
+GPULAB_SIM_UNCHECKED inline T atomic_xor(T* address, T val) {
+  note_atomic(address, AtomicKind::read_modify_write, S);
   return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
 }
+// sm_90's vector adds: each element is an atomic add of its own, as CUDA documents (the vector as a
+// whole is not one atomic access).
+template <AtomicScope S>
+GPULAB_SIM_UNCHECKED inline float2 atomic_add_vector(float2* address, float2 val) {
+  return float2{atomic_add<S>(&address->x, val.x), atomic_add<S>(&address->y, val.y)};
+}
+template <AtomicScope S>
+GPULAB_SIM_UNCHECKED inline float4 atomic_add_vector(float4* address, float4 val) {
+  return float4{atomic_add<S>(&address->x, val.x), atomic_add<S>(&address->y, val.y),
+                atomic_add<S>(&address->z, val.z), atomic_add<S>(&address->w, val.w)};
+}
 
+}  // namespace gpulab::sim::detail
+
+// atomicX, atomicX_block and atomicX_system for one operation, over the types `accepts` admits.
+#define GPULAB_SIM_ATOMIC_FORMS(Name, operation, accepts)                                                     \
+  template <class T>                                                                                         \
+    requires gpulab::sim::detail::accepts<T>                                                                 \
+  inline T atomic##Name(T* address, std::type_identity_t<T> val) {                                           \
+    return gpulab::sim::detail::operation<gpulab::sim::detail::AtomicScope::device>(address, val);           \
+  }                                                                                                          \
+  template <class T>                                                                                         \
+    requires gpulab::sim::detail::accepts<T>                                                                 \
+  inline T atomic##Name##_block(T* address, std::type_identity_t<T> val) {                                   \
+    return gpulab::sim::detail::operation<gpulab::sim::detail::AtomicScope::block>(address, val);            \
+  }                                                                                                          \
+  template <class T>                                                                                         \
+    requires gpulab::sim::detail::accepts<T>                                                                 \
+  inline T atomic##Name##_system(T* address, std::type_identity_t<T> val) {                                  \
+    return gpulab::sim::detail::operation<gpulab::sim::detail::AtomicScope::system>(address, val);           \
+  }
+
+GPULAB_SIM_ATOMIC_FORMS(Add, atomic_add, atomic_arithmetic)
+GPULAB_SIM_ATOMIC_FORMS(Sub, atomic_sub, atomic_arithmetic)
+GPULAB_SIM_ATOMIC_FORMS(Exch, atomic_exchange, atomic_arithmetic)
+GPULAB_SIM_ATOMIC_FORMS(Min, atomic_min, atomic_arithmetic)
+GPULAB_SIM_ATOMIC_FORMS(Max, atomic_max, atomic_arithmetic)
+GPULAB_SIM_ATOMIC_FORMS(And, atomic_and, atomic_integer)
+GPULAB_SIM_ATOMIC_FORMS(Or, atomic_or, atomic_integer)
+GPULAB_SIM_ATOMIC_FORMS(Xor, atomic_xor, atomic_integer)
+#undef GPULAB_SIM_ATOMIC_FORMS
+
+// atomicX, atomicX_block and atomicX_system for the operations with one signature each.
+#define GPULAB_SIM_ATOMIC_FORM(suffix, scope)                                                                \
+  inline unsigned atomicInc##suffix(unsigned* address, unsigned val) {                                       \
+    return gpulab::sim::detail::atomic_inc<gpulab::sim::detail::AtomicScope::scope>(address, val);           \
+  }                                                                                                          \
+  inline unsigned atomicDec##suffix(unsigned* address, unsigned val) {                                       \
+    return gpulab::sim::detail::atomic_dec<gpulab::sim::detail::AtomicScope::scope>(address, val);           \
+  }                                                                                                          \
+  inline float2 atomicAdd##suffix(float2* address, float2 val) {                                             \
+    return gpulab::sim::detail::atomic_add_vector<gpulab::sim::detail::AtomicScope::scope>(address, val);    \
+  }                                                                                                          \
+  inline float4 atomicAdd##suffix(float4* address, float4 val) {                                             \
+    return gpulab::sim::detail::atomic_add_vector<gpulab::sim::detail::AtomicScope::scope>(address, val);    \
+  }                                                                                                          \
+  template <class T>                                                                                         \
+    requires gpulab::sim::detail::atomic_arithmetic<T>                                                       \
+  inline T atomicCAS##suffix(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> val) {     \
+    return gpulab::sim::detail::atomic_compare_swap<T>(address, compare, val,                                \
+                                                       gpulab::sim::detail::AtomicScope::scope);             \
+  }                                                                                                          \
+  template <class T>                                                                                         \
+    requires(gpulab::sim::detail::atomic_128_bit<T> && !gpulab::sim::detail::atomic_arithmetic<T>)           \
+  inline T atomicCAS##suffix(T*, T, T) {                                                                     \
+    static_assert(sizeof(T) == 0, "gpulab sim: 128-bit atomicCAS" #suffix " (sm_90) is not supported");     \
+    return T{};                                                                                              \
+  }                                                                                                          \
+  template <class T>                                                                                         \
+    requires(gpulab::sim::detail::atomic_128_bit<T> && !gpulab::sim::detail::atomic_arithmetic<T>)           \
+  inline T atomicExch##suffix(T*, T) {                                                                       \
+    static_assert(sizeof(T) == 0, "gpulab sim: 128-bit atomicExch" #suffix " (sm_90) is not supported");    \
+    return T{};                                                                                              \
+  }
+
+GPULAB_SIM_ATOMIC_FORM(, device)
+GPULAB_SIM_ATOMIC_FORM(_block, block)
+GPULAB_SIM_ATOMIC_FORM(_system, system)
+#undef GPULAB_SIM_ATOMIC_FORM
+
+// sm_70's 16-bit compare-and-swap (device scope only, as in CUDA).
+inline unsigned short atomicCAS(unsigned short* address, unsigned short compare, unsigned short val) {
+  return gpulab::sim::detail::atomic_compare_swap(address, compare, val, gpulab::sim::detail::AtomicScope::device);
+}

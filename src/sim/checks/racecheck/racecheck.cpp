@@ -126,6 +126,13 @@ void Racecheck::on_block_start(BlockRun& run) {
   s.block_reads = block_reads_fit ? s.shared_shadow->block_reads() : nullptr;
 }
 
+void Racecheck::on_grid_sync(LaunchJob& job) { job.state<Racecheck>().race_launch = next_race_launch(); }
+
+void Racecheck::on_grid_sync_resumed(BlockRun& run) {
+  ThreadState& s = client_state<Racecheck>(host_thread);
+  if (s.settled != nullptr) s.launch = run.job->state<Racecheck>().race_launch;
+}
+
 void Racecheck::on_free(SimDevice& device, const Buffer& b) {
   GlobalRaceShadow* global = device.state<Racecheck>().global_races;
   if (global == nullptr) return;

@@ -112,6 +112,10 @@ struct Racecheck : ClientDefaults<Racecheck> {
   static void check_access(BlockRun& run, const Access& a);
   static void on_launch_queued(SimDevice& device, LaunchJob& job);
   static void on_block_start(BlockRun& run);
+  // A grid barrier orders everything before it before everything after it, across blocks: the launch
+  // goes on under a new number for the device-memory cells, as a new launch would.
+  static void on_grid_sync(LaunchJob& job);
+  static void on_grid_sync_resumed(BlockRun& run);
   static void on_free(SimDevice& device, const Buffer& buffer);
   static void on_device_destroyed(SimDevice& device);
   static void on_host_thread_end(BlockRun& run);

@@ -120,6 +120,10 @@ struct ClientDefaults {
   static void on_warp_call(BlockRun&, WarpOp, unsigned, unsigned, const std::source_location&) {}
   // Lanes `a` and `b` of one mask wait in different warp calls (or with different masks).
   static void on_warp_mismatch(BlockRun&, unsigned, unsigned) {}
+  // A cooperative launch's grid barrier releasing, on the host thread of the last block to arrive,
+  // before any block goes on; then each block going on past it, on its own host thread.
+  static void on_grid_sync(LaunchJob&) {}
+  static void on_grid_sync_resumed(BlockRun&) {}
   // A copy or fill wrote device bytes [p, p + bytes), queued while `checks` were on.
   static void on_device_write(SimDevice&, const void*, std::size_t, unsigned) {}
   // A buffer is about to be freed.
