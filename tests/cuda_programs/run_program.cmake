@@ -1,7 +1,9 @@
 # Runs a gpulab-simcc program for CTest: cmake -DPROGRAM=... [-DCHECK=memcheck] [-DEXPECT_FINDING=regex]
-#   [-DSIMCC=... -DSOURCE=... -DWORK=...] -P run_program.cmake
+#   [-DEXPECT_REPORT=regex] [-DSIMCC=... -DSOURCE=... -DWORK=...] -P run_program.cmake
 # Without EXPECT_FINDING the program must exit 0 and print PASSED. With it, it must exit non-zero and
-# its output must match the regex (a planted bug's report, naming the kernel). With SIMCC, the program
+# its output must match the regex (a planted bug's report, naming the kernel). EXPECT_REPORT is for a
+# program that faults a kernel on purpose and runs without the checks: it must exit 0 and print PASSED
+# (the fault is only its error code), and the simulator's report on stderr must match the regex. With SIMCC, the program
 # is first built from SOURCE by the gpulab-simcc driver (with the nvcc flags a user would pass).
 if(SIMCC)
   execute_process(COMMAND "${SIMCC}" -arch=sm_90 -O2 ${SIMCC_FLAGS} "${SOURCE}" -o "${PROGRAM}"
@@ -34,7 +36,11 @@ else()
   if(NOT out MATCHES "PASSED")
     message(FATAL_ERROR "the program did not print PASSED")
   endif()
-  if("${err}" MATCHES "gpulab-sim:")
+  if(EXPECT_REPORT)
+    if(NOT "${err}" MATCHES "${EXPECT_REPORT}")
+      message(FATAL_ERROR "the simulator's report does not match '${EXPECT_REPORT}'")
+    endif()
+  elseif("${err}" MATCHES "gpulab-sim:")
     message(FATAL_ERROR "the simulator reported something for a correct program")
   endif()
 endif()

@@ -61,7 +61,7 @@ int main() {
   std::vector<float> hx(n), hy(n);
   for (int i = 0; i < n; ++i) hx[i] = static_cast<float>((i * 37) % 101) - 50.0f;
   cudaEvent_t copied;
-  CHECK(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
+  CHECK(cudaEventCreate(&copied, cudaEventDisableTiming));  // the C++ overload with flags
   CHECK(cudaMemcpyAsync(dx, hx.data(), n * sizeof(float), cudaMemcpyHostToDevice, low));
   CHECK(cudaEventRecordWithFlags(copied, low, cudaEventRecordDefault));
   CHECK(cudaStreamWaitEvent(high, copied, 0));
@@ -70,6 +70,7 @@ int main() {
   CHECK(cudaStreamSynchronize(high));
   int event_wrong = 0;
   for (int i = 0; i < n; ++i) event_wrong += hy[i] != 2.0f * hx[i] + 1.0f;
+  CHECK(cudaCtxResetPersistingL2Cache());
 
   int wrong[2] = {-1, -1};
   std::thread first(pipeline, 1, 10007, &wrong[0]);

@@ -444,6 +444,8 @@ cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache cacheConfig) {
   });
 }
 
+cudaError_t cudaCtxResetPersistingL2Cache() { return api_call("cudaCtxResetPersistingL2Cache", [] { state(); }); }
+
 cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* pCacheConfig) {
   return api_call("cudaDeviceGetCacheConfig", [&] {
     require(pCacheConfig != nullptr, "pCacheConfig is null");

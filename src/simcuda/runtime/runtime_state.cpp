@@ -22,6 +22,7 @@
 #include <fmt/format.h>
 
 #include <gpulab/error.hpp>
+#include <gpulab/sim/checks.hpp>
 
 #include "runtime/backend.hpp"
 #include "simcuda/runtime/runtime_state.hpp"
@@ -133,6 +134,14 @@ void RuntimeState::wait_in_order(cudaStream_t stream) {
 cudaError_t sticky_error() noexcept { return static_cast<cudaError_t>(sticky.load()); }
 void set_last_error(cudaError_t code) noexcept { last_error = code; }
 
+// A fault one of the checks raised (their reports start with the check's name).
+static bool is_check_finding(const std::string& what) {
+  for (const char* check : {"memcheck:", "racecheck:", "synccheck:", "initcheck:"}) {
+    if (what.find(check) != std::string::npos) return true;
+  }
+  return false;
+}
+
 void report_finding(const std::string& what) noexcept {
   findings.fetch_add(1);
   std::fprintf(stderr, "========= gpulab-sim: %s\n", what.c_str());
@@ -154,7 +163,15 @@ cudaError_t translate_current_exception(const char* call) noexcept {
     } else {
       code = cudaErrorLaunchFailure;
     }
-    report_finding(what);
+    // Under the checks every fault is a finding, as under compute-sanitizer, and the process exits
+    // non-zero; without them a fault the program made itself (an assert, a trap) is only its error code,
+    // which the program sees and may handle, as it would on a GPU.
+    if (gpulab::sim::enabled_checks() != 0 || is_check_finding(what)) {
+      report_finding(what);
+    } else {
+      std::fprintf(stderr, "gpulab-sim: %s\n", what.c_str());
+      std::fflush(stderr);
+    }
     int expected = cudaSuccess;
     sticky.compare_exchange_strong(expected, code);
     code = static_cast<cudaError_t>(sticky.load());

@@ -12,13 +12,14 @@
 // cooperative launch has (cudaLaunchCooperativeKernel).
 //
 // Not provided (a program that uses them fails to build, naming them): multi-grid groups (removed from
-// CUDA 13), thread-block clusters, and the block-wide cg::reduce of newer toolkits.
+// CUDA 13) and thread-block clusters.
 #if !defined(GPULAB_SIM)
 #error "this <cooperative_groups.h> is gpulab's simulator shadow of CUDA's: build with gpulab-simcc or gpulab_add_sim_executable"
 #endif
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <source_location>
 #include <type_traits>
@@ -96,6 +97,46 @@ GPULAB_SIM_UNCHECKED inline void big_tile_sync(unsigned tile, unsigned threads, 
   gpulab::sim::detail::kernel_abort(what, where);
 }
 
+// A group's shuffle moves any trivially copyable type, as CUDA's do: a value of more than the engine's
+// 8-byte exchange moves a word at a time (uint4, a struct of doubles), each word one warp exchange.
+template <class T, class ShuffleWord>
+T shuffle_words(const T& value, ShuffleWord shuffle_word) {
+  static_assert(std::is_trivially_copyable_v<T>, "cooperative_groups shuffles move trivially copyable types");
+  if constexpr (sizeof(T) <= 8) {
+    return shuffle_word(value);
+  } else {
+    constexpr std::size_t words = (sizeof(T) + 7) / 8;
+    std::uint64_t in[words] = {};
+    std::memcpy(in, &value, sizeof(T));
+    std::uint64_t out[words];
+    for (std::size_t i = 0; i < words; ++i) out[i] = shuffle_word(in[i]);
+    T result = value;
+    std::memcpy(&result, out, sizeof(T));
+    return result;
+  }
+}
+
+// What a tile of more than a warp exchanges through: a slot per tile (a block has at most 1024 / 64
+// of them) or per warp, on this host thread, which runs one block at a time. Raw bytes, so that T
+// need not be default-constructible; not instrumented, being the engine's stand-in for the hardware's
+// own exchange (CUDA's block_tile_memory), not the kernel's shared memory.
+template <class T, unsigned Slots>
+GPULAB_SIM_UNCHECKED inline unsigned char* big_tile_slot(unsigned slot) {
+  alignas(std::max_align_t) static thread_local unsigned char bytes[Slots][sizeof(T)];
+  return bytes[slot];
+}
+template <class T, unsigned Slots>
+GPULAB_SIM_UNCHECKED inline void store_slot(unsigned slot, const T& value) {
+  std::memcpy(big_tile_slot<T, Slots>(slot), &value, sizeof(T));
+}
+// `like` gives the result its initial bits, which the slot's then replace.
+template <class T, unsigned Slots>
+GPULAB_SIM_UNCHECKED inline T load_slot(unsigned slot, const T& like) {
+  T value = like;
+  std::memcpy(&value, big_tile_slot<T, Slots>(slot), sizeof(T));
+  return value;
+}
+
 }  // namespace details
 
 // ---- the grid of a cooperative launch ----
@@ -150,6 +191,18 @@ class thread_block {
 
 inline thread_block this_thread_block() { return thread_block{}; }
 
+// The shared memory a GPU before sm_80 needs for tiles of more than a warp. The simulator's tiles
+// exchange through their own slots, so the scratch is only storage of the size CUDA gives it.
+template <unsigned MaxBlockSize = 1024>
+struct block_tile_memory {
+  static_assert(MaxBlockSize >= 1 && MaxBlockSize <= 1024, "block_tile_memory<MaxBlockSize>: 1 to 1024 threads");
+  alignas(16) unsigned char scratch[(MaxBlockSize / 32 > 0 ? MaxBlockSize / 32 : 1) * 8 + 16];
+};
+template <unsigned MaxBlockSize>
+inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&) {
+  return thread_block{};
+}
+
 // ---- static tiles: thread_block_tile<N> is the tile as a parameter type, thread_block_tile<N, Parent>
 // what tiled_partition<N>(parent) returns, which converts to it ----
 template <unsigned N, class Parent = void>
@@ -175,13 +228,43 @@ class big_thread_block_tile {
   unsigned meta_group_rank() const { return meta_rank_; }
   unsigned meta_group_size() const { return meta_size_; }
 
+  // Every thread of the tile names the same src_rank, as CUDA requires of tiles over a warp: a
+  // broadcast through the tile's slot, between syncs.
   template <class T>
-  T shfl(T, int) const {
-    static_assert(N <= 32, "thread_block_tile<N>::shfl: tiles of more than 32 threads have no shuffles (as in CUDA)");
-    return T{};
+  T shfl(T var, unsigned src_rank, const std::source_location where = std::source_location::current()) const {
+    static_assert(std::is_trivially_copyable_v<T>, "thread_block_tile<N>::shfl moves trivially copyable types");
+    sync(where);
+    if (thread_rank() == src_rank % N) details::store_slot<T, 1024 / 64>(meta_rank_, var);
+    sync(where);
+    const T result = details::load_slot<T, 1024 / 64>(meta_rank_, var);
+    sync(where);
+    return result;
+  }
+  int any(int predicate, const std::source_location where = std::source_location::current()) const {
+    return count(predicate, where) != 0;
+  }
+  int all(int predicate, const std::source_location where = std::source_location::current()) const {
+    return count(predicate, where) == threads();
+  }
+
+  // The tile's threads in the block: a block's last tile may have fewer than N.
+  unsigned threads() const {
+    const unsigned first = meta_rank_ * N, block = details::block_size();
+    return block - first < N ? block - first : N;
   }
 
  private:
+  GPULAB_SIM_UNCHECKED unsigned count(int predicate, const std::source_location& where) const {
+    unsigned* counter = reinterpret_cast<unsigned*>(details::big_tile_slot<unsigned, 1024 / 64>(meta_rank_));
+    sync(where);
+    if (thread_rank() == 0) *counter = 0;
+    sync(where);
+    if (predicate) ++*counter;
+    sync(where);
+    const unsigned total = *counter;
+    sync(where);
+    return total;
+  }
   unsigned meta_rank_ = 0, meta_size_ = 0;
 };
 
@@ -210,19 +293,19 @@ class thread_block_tile<N, void> {
 
   template <class T>
   T shfl(T var, int src_rank, const std::source_location where = std::source_location::current()) const {
-    return __shfl_sync(mask_, var, src_rank, static_cast<int>(N), where);
+    return details::shuffle_words(var, [&](auto word) { return __shfl_sync(mask_, word, src_rank, static_cast<int>(N), where); });
   }
   template <class T>
   T shfl_up(T var, unsigned delta, const std::source_location where = std::source_location::current()) const {
-    return __shfl_up_sync(mask_, var, delta, static_cast<int>(N), where);
+    return details::shuffle_words(var, [&](auto word) { return __shfl_up_sync(mask_, word, delta, static_cast<int>(N), where); });
   }
   template <class T>
   T shfl_down(T var, unsigned delta, const std::source_location where = std::source_location::current()) const {
-    return __shfl_down_sync(mask_, var, delta, static_cast<int>(N), where);
+    return details::shuffle_words(var, [&](auto word) { return __shfl_down_sync(mask_, word, delta, static_cast<int>(N), where); });
   }
   template <class T>
   T shfl_xor(T var, unsigned lane_mask, const std::source_location where = std::source_location::current()) const {
-    return __shfl_xor_sync(mask_, var, static_cast<int>(lane_mask), static_cast<int>(N), where);
+    return details::shuffle_words(var, [&](auto word) { return __shfl_xor_sync(mask_, word, static_cast<int>(lane_mask), static_cast<int>(N), where); });
   }
   int any(int predicate, const std::source_location where = std::source_location::current()) const {
     return __any_sync(mask_, predicate, where);
@@ -292,17 +375,17 @@ class coalesced_group {
   // The thread of rank `src_rank` (modulo the group's size) is the lane of the mask's src_rank-th bit.
   template <class T>
   T shfl(T var, unsigned src_rank, const std::source_location where = std::source_location::current()) const {
-    return __shfl_sync(mask_, var, static_cast<int>(lane_of(src_rank % static_cast<unsigned>(size()))), 32, where);
+    return details::shuffle_words(var, [&](auto word) { return __shfl_sync(mask_, word, static_cast<int>(lane_of(src_rank % static_cast<unsigned>(size()))), 32, where); });
   }
   template <class T>
   T shfl_up(T var, unsigned delta, const std::source_location where = std::source_location::current()) const {
     const unsigned rank = static_cast<unsigned>(thread_rank());
-    return __shfl_sync(mask_, var, static_cast<int>(lane_of(rank >= delta ? rank - delta : rank)), 32, where);
+    return details::shuffle_words(var, [&](auto word) { return __shfl_sync(mask_, word, static_cast<int>(lane_of(rank >= delta ? rank - delta : rank)), 32, where); });
   }
   template <class T>
   T shfl_down(T var, unsigned delta, const std::source_location where = std::source_location::current()) const {
     const unsigned rank = static_cast<unsigned>(thread_rank());
-    return __shfl_sync(mask_, var, static_cast<int>(lane_of(rank + delta < size() ? rank + delta : rank)), 32, where);
+    return details::shuffle_words(var, [&](auto word) { return __shfl_sync(mask_, word, static_cast<int>(lane_of(rank + delta < size() ? rank + delta : rank)), 32, where); });
   }
   int any(int predicate, const std::source_location where = std::source_location::current()) const {
     return __any_sync(mask_, predicate, where);
@@ -491,9 +574,23 @@ struct bit_xor {
 // (log2 N exchanges); a coalesced group, whose lanes need not be contiguous, by rank.
 template <class T, unsigned N, class Parent, class Op>
 T reduce(const thread_block_tile<N, Parent>& tile, T value, Op op) {
-  static_assert(N <= 32, "cooperative_groups::reduce: tiles of at most 32 threads (as in CUDA)");
-  for (unsigned offset = N / 2; offset > 0; offset /= 2) value = op(value, tile.shfl_xor(value, offset));
-  return value;
+  if constexpr (N <= 32) {
+    for (unsigned offset = N / 2; offset > 0; offset /= 2) value = op(value, tile.shfl_xor(value, offset));
+    return value;
+  } else {
+    // A tile of several warps: every thread's value goes to its slot (by rank in the block), and each
+    // thread folds its tile's slots in rank order, so that every thread gets the same result.
+    static_assert(std::is_trivially_copyable_v<T>, "cooperative_groups::reduce moves trivially copyable types");
+    const unsigned rank = details::block_thread_rank();
+    const unsigned first = rank - tile.thread_rank();
+    tile.sync();
+    details::store_slot<T, 1024>(rank, value);
+    tile.sync();
+    T total = details::load_slot<T, 1024>(first, value);
+    for (unsigned r = 1; r < tile.threads(); ++r) total = op(total, details::load_slot<T, 1024>(first + r, value));
+    tile.sync();
+    return total;
+  }
 }
 template <class T, class Op>
 T reduce(const coalesced_group& group, T value, Op op) {

@@ -58,6 +58,8 @@ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig* pConfig);
 cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
 cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
 cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device);
+// The simulator has no persisting L2 lines (cudaDevAttrMaxPersistingL2CacheSize is 0): nothing to reset.
+cudaError_t cudaCtxResetPersistingL2Cache(void);
 cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device);
 cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool);
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
@@ -194,6 +196,10 @@ __attribute__((constructor, used)) static void gpulab_sim_select_per_thread_defa
 #endif
 
 #ifdef __cplusplus
+// The C++ overload of CUDA's cuda_runtime.h: cudaEventCreate with flags.
+inline cudaError_t cudaEventCreate(cudaEvent_t* event, unsigned int flags) {
+  return cudaEventCreateWithFlags(event, flags);
+}
 // CUDA 12's signatures of the unified-memory hints, which take a device ordinal (cudaCpuDeviceId for
 // the host) where CUDA 13's take a cudaMemLocation.
 inline cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, int dstDevice, cudaStream_t stream = 0) {
