@@ -2,7 +2,7 @@
 // Include this first in a kernel file (.cu). The same file compiles with nvcc for CUDA devices and with
 // the host compiler for the simulator (gpulab_add_kernels does both); CUDA's own names (__global__,
 // threadIdx, __syncthreads, atomics, warp intrinsics) mean the same thing under either.
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && !defined(GPULAB_SIM)
 #include <cuda_runtime.h>
 #elif defined(GPULAB_SIM)
 #include <gpulab/sim/device_runtime.hpp>
@@ -57,7 +57,7 @@ GPULAB_DEVICE inline auto gridsize() {
 // `extern __shared__ T buffer[];`, written so that it also compiles for the simulator.
 template <class T>
 GPULAB_DEVICE inline T* dynamic_shared() {
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && !defined(GPULAB_SIM)
   extern __shared__ __align__(16) unsigned char gpulab_dynamic_shared_memory[];
   return reinterpret_cast<T*>(gpulab_dynamic_shared_memory);
 #else
@@ -70,7 +70,7 @@ GPULAB_DEVICE inline T* dynamic_shared() {
 // For kernel files that register operations (matmul rungs): the device kind this compilation serves,
 // and whether it is the compilation that registers (the instrumented simulator compilation does not:
 // the simulator picks its kernels through the exported record instead).
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && !defined(GPULAB_SIM)
 #define GPULAB_KERNEL_DEVICE_KIND ::gpulab::DeviceKind::cuda
 #define GPULAB_REGISTERING_COMPILATION 1
 #elif defined(GPULAB_SIM_CHECKED)

@@ -14,7 +14,7 @@
 #define GPULAB_DETAIL_CAT2(a, b) a##b
 #define GPULAB_DETAIL_CAT(a, b) GPULAB_DETAIL_CAT2(a, b)
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && !defined(GPULAB_SIM)
 #define GPULAB_EXPORT_KERNEL(...)                                                                           \
   [[maybe_unused]] static const bool GPULAB_DETAIL_CAT(gpulab_exported_kernel_, __LINE__) =                        \
       ::gpulab::detail::export_kernel(__FILE__, #__VA_ARGS__, typeid(decltype(__VA_ARGS__)),                \

@@ -117,7 +117,7 @@ void launch_kernel(const KernelRecord& kernel, const LaunchConfig& config, void*
 template <class... P>
 const KernelRecord& record_for_pointer(void (*kernel)(P...)) {
   const void* fn = reinterpret_cast<const void*>(kernel);
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) && !defined(GPULAB_SIM)
   return kernel_for_pointer(KernelBackend::cuda, fn, nullptr, typeid(void(P...)));
 #elif defined(GPULAB_SIM)
   constexpr KernelBackend backend = GPULAB_SIM_KERNEL_BACKEND;

@@ -1,0 +1,3 @@
+#pragma once
+// Reached through a SYSTEM include directory (-isystem).
+constexpr int saxpy_block_size = 128;
