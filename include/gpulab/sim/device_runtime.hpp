@@ -9,6 +9,8 @@
 #include <gpulab/sim/device/math_functions.hpp>
 #include <gpulab/sim/device/rounding_intrinsics.hpp>
 #include <gpulab/sim/device/simd_video.hpp>
+#include <gpulab/sim/device/surface_access.hpp>
+#include <gpulab/sim/device/texture_fetch.hpp>
 #include <gpulab/sim/device/cache_hints.hpp>
 #include <gpulab/sim/device/timers.hpp>
 #include <gpulab/sim/device/type_conversions.hpp>

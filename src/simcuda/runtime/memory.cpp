@@ -15,6 +15,7 @@
 #include <gpulab/error.hpp>
 
 #include "runtime/backend.hpp"
+#include "simcuda/runtime/cuda_arrays.hpp"
 #include "simcuda/runtime/runtime_state.hpp"
 #include "simcuda/runtime/stream_capture.hpp"
 
@@ -434,12 +435,8 @@ namespace {
 void copy_3d(const cudaMemcpy3DParms* p, cudaStream_t stream, bool wait, const char* call) {
   require(p != nullptr, "the cudaMemcpy3DParms pointer is null");
   if (p->srcArray != nullptr || p->dstArray != nullptr) {
-#if defined(GPULAB_SIM_HAVE_CUDA_ARRAYS)
-    copy3d_array_case(p, stream, wait, call);
+    copy3d_array_case(p, stream, wait, call);  // cuda_arrays.cpp
     return;
-#else
-    throw Unsupported(fmt::format("{} with a CUDA array", call));
-#endif
   }
   const cudaPitchedPtr& s = p->srcPtr;
   const cudaPitchedPtr& d = p->dstPtr;

@@ -218,8 +218,6 @@ inline cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdv
 
 #include "gpulab_runtime_graphs.h"
 
-#if 0 /* textures: not yet */
 #include "gpulab_runtime_textures.h"
-#endif
 
 #endif  // __CUDA_RUNTIME_API_H__
