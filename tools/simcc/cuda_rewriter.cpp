@@ -154,11 +154,17 @@ class Rewriter {
       : s_(s), t_(std::move(t)), r_(r), line_path_(std::move(line_path)), includes_(includes) {}
 
   std::vector<Edit> run() {
+    mark_directives();
     for (std::size_t i = 0; i < t_.size(); ++i) {
       if (punct(i, '{')) {
         scopes_.push_back(opens_namespace(i));
+        const Code parent = code_.empty() ? Code::host : code_.back();
+        code_.push_back(parent != Code::host ? parent : code_of_head(i));
       } else if (punct(i, '}')) {
         if (!scopes_.empty()) scopes_.pop_back();
+        if (!code_.empty()) code_.pop_back();
+      } else if (is_asm_keyword(i)) {
+        i = inline_asm(i);
       } else if (includes_ && punct(i, '#') && (i == 0 || t_[i - 1].line != t_[i].line) && ident(i + 1, "include") &&
                  i + 2 < t_.size() && t_[i + 2].kind == Kind::literal && text(i + 2).starts_with('"')) {
         include(i + 2);
@@ -412,12 +418,355 @@ class Rewriter {
     return semi;
   }
 
+  // ---- inline PTX: asm statements in device code ----
+
+  // Which processor a function body's code is for: what its declaration says, as far as the tokens
+  // tell (a macro such as `#define DEVICE __device__` hides it; the asm text then decides).
+  enum class Code : unsigned char { host, device, host_device };
+
+  // Marks the tokens of preprocessor directives: a `#` first on its line, to the first newline that
+  // no backslash continues.
+  void mark_directives() {
+    in_directive_.assign(t_.size(), false);
+    for (std::size_t i = 0; i < t_.size(); ++i) {
+      if (!punct(i, '#') || (i > 0 && t_[i - 1].line == t_[i].line)) continue;
+      std::size_t end = t_[i].begin;
+      while (end < s_.size() && !(s_[end] == '\n' && (end == 0 || s_[end - 1] != '\\'))) ++end;
+      for (std::size_t k = i; k < t_.size() && t_[k].begin < end; ++k) {
+        in_directive_[k] = true;
+        i = k;
+      }
+    }
+  }
+
+  // What the declaration before the `{` at i says about its code: __device__ or __global__ (with or
+  // without __host__) for a function or lambda body.
+  Code code_of_head(std::size_t i) const {
+    bool device = false, host = false;
+    int depth = 0;
+    for (std::size_t k = i; k-- > 0;) {
+      if (in_directive_[k] != in_directive_[i]) break;
+      if (punct(k, ')') || punct(k, ']')) ++depth;
+      if (punct(k, '(') || punct(k, '[')) {
+        if (depth == 0) break;  // the head of a lambda inside a call's arguments ends here
+        --depth;
+      }
+      if (depth == 0 && (punct(k, ';') || punct(k, '{') || punct(k, '}'))) break;
+      if (ident(k, "__device__") || ident(k, "__global__")) device = true;
+      if (ident(k, "__host__")) host = true;
+    }
+    return !device ? Code::host : host ? Code::host_device : Code::device;
+  }
+
+  bool is_asm_keyword(std::size_t i) const { return ident(i, "asm") || ident(i, "__asm__") || ident(i, "__asm"); }
+
+  // The text of a string literal token, its escapes decoded (enough to read PTX mnemonics).
+  std::string literal_text(std::size_t i) const {
+    std::string_view v = text(i);
+    const std::size_t q = v.find('"');
+    if (q == std::string_view::npos) return {};
+    if (q > 0 && v[q - 1] == 'R') {  // R"delim(...)delim"
+      const std::size_t open = v.find('(', q);
+      const std::size_t close = v.rfind(')');
+      return open == std::string_view::npos || close == std::string_view::npos || close < open
+                 ? std::string()
+                 : std::string(v.substr(open + 1, close - open - 1));
+    }
+    std::string out;
+    for (std::size_t k = q + 1; k + 1 < v.size(); ++k) {
+      if (v[k] != '\\') {
+        out += v[k];
+        continue;
+      }
+      const char e = v[++k];
+      switch (e) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case '\n': break;
+        default:
+          if (e >= '0' && e <= '7') {
+            int value = 0;
+            for (int d = 0; d < 3 && k < v.size() - 1 && v[k] >= '0' && v[k] <= '7'; ++d, ++k) value = value * 8 + (v[k] - '0');
+            --k;
+            out += static_cast<char>(value);
+          } else {
+            out += e;
+          }
+      }
+    }
+    return out;
+  }
+
+  // Whether an asm text is PTX: its first instruction is a PTX mnemonic with its dotted modifiers
+  // (x86's and Arm's mnemonics carry no dots, and their directives start with one), a .reg
+  // declaration, or one of PTX's few bare instructions.
+  static bool looks_like_ptx(std::string_view text) {
+    static const char* const bases[] = {
+        "abs", "activemask", "add", "addc", "alloca", "and", "applypriority", "atom", "bar", "barrier", "bfe", "bfi",
+        "bfind", "bmsk", "bra", "brev", "call", "clz", "cnot", "copysign", "cos", "cp", "createpolicy", "cvt", "cvta",
+        "discard", "div", "dp2a", "dp4a", "elect", "ex2", "fence", "fma", "fns", "getctarank", "griddepcontrol",
+        "isspacep", "istypep", "ld", "ldmatrix", "ldu", "lg2", "lop3", "mad", "mad24", "madc", "mapa", "match", "max",
+        "mbarrier", "membar", "min", "mma", "mov", "movmatrix", "mul", "mul24", "multimem", "nanosleep", "neg", "not",
+        "or", "pmevent", "popc", "prefetch", "prefetchu", "prmt", "rcp", "red", "redux", "rem", "rsqrt", "sad", "selp",
+        "set", "setmaxnreg", "setp", "shf", "shfl", "shl", "shr", "sin", "slct", "sqrt", "st", "stackrestore",
+        "stacksave", "stmatrix", "sub", "subc", "suld", "suq", "sured", "sust", "szext", "tanh", "tcgen05", "tensormap",
+        "testp", "tex", "tld4", "txq", "vabsdiff", "vadd", "vmad", "vmax", "vmin", "vote", "vset", "vshl", "vshr",
+        "vsub", "wgmma", "wmma", "xor"};
+    std::size_t k = 0;
+    const auto skip_space = [&] {
+      while (k < text.size() && (std::isspace(static_cast<unsigned char>(text[k])) || text[k] == '{' || text[k] == '}' ||
+                                 text[k] == ';'))
+        ++k;
+    };
+    const auto word = [&] {
+      const std::size_t b = k;
+      while (k < text.size() && (std::isalnum(static_cast<unsigned char>(text[k])) || text[k] == '_' || text[k] == '.' ||
+                                 text[k] == '$' || text[k] == '%' || (text[k] == ':' && k + 1 < text.size() && text[k + 1] == ':'))) {
+        k += text[k] == ':' ? 2 : 1;
+      }
+      return text.substr(b, k - b);
+    };
+    for (int statements = 0; statements < 8; ++statements) {
+      skip_space();
+      if (k >= text.size()) return false;
+      if (text[k] == '@') {  // a guard: @p, @!p
+        ++k;
+        if (k < text.size() && text[k] == '!') ++k;
+        word();
+        skip_space();
+      }
+      const std::string_view w = word();
+      if (w.empty()) return false;
+      if (k < text.size() && text[k] == ':') {  // a label
+        ++k;
+        continue;
+      }
+      if (w == ".reg" || w == ".pragma") return true;
+      if (w == "trap" || w == "exit" || w == "ret" || w == "brkpt" || w == "pmevent") return true;
+      const std::size_t dot = w.find('.');
+      if (dot == std::string_view::npos || dot == 0) return false;
+      const std::string_view base = w.substr(0, dot);
+      for (const char* b : bases) {
+        if (base == b) return true;
+      }
+      return false;
+    }
+    return false;
+  }
+
+  // The index of the token closing the bracket opened at `open`.
+  std::size_t closing_bracket(std::size_t open) const {
+    int depth = 0;
+    for (std::size_t m = open; m < t_.size(); ++m) {
+      if (punct(m, '(') || punct(m, '[') || punct(m, '{')) ++depth;
+      if ((punct(m, ')') || punct(m, ']') || punct(m, '}')) && --depth == 0) return m;
+    }
+    return std::string::npos;
+  }
+
+  struct AsmOperand {
+    std::size_t first = 0;       // its first token ([ of [name], or the constraint)
+    std::size_t constraint = 0;  // the constraint literal
+    std::string spelled;         // the constraint as written, without spaces
+    std::string name;
+  };
+
+  // asm [volatile] [inline] [goto] ( template [: outputs [: inputs [: clobbers [: labels]]]] )
+  // whose template is PTX, in device code, becomes
+  //   ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(template, "operands"), ::gpulab::sim::ptx::out<'r'>(x), ...)
+  // (inline_ptx.hpp). Anything else (x86 asm in host code, an asm label, file-scope asm) is left alone.
+  // Returns the last token it consumed.
+  std::size_t inline_asm(std::size_t i) {
+    const bool directive = in_directive_[i];
+    // The token before, past the directives between (`#ifdef __CUDA_ARCH__` before the statement).
+    std::size_t before = i;
+    while (before > 0 && in_directive_[before - 1] != directive) --before;
+    if (before > 0 && t_[before - 1].kind == Kind::identifier && !ident(before - 1, "else") && !ident(before - 1, "do"))
+      return i;  // an asm label: int x asm("r");
+    if (!directive && !in_function()) return i;  // file-scope asm, or an asm label of a declaration
+    std::size_t k = i + 1;
+    bool is_goto = false;
+    while (ident(k, "volatile") || ident(k, "__volatile__") || ident(k, "__volatile") || ident(k, "inline") ||
+           ident(k, "__inline__") || ident(k, "__inline") || ident(k, "goto")) {
+      is_goto = is_goto || ident(k, "goto");
+      ++k;
+    }
+    if (!punct(k, '(')) return i;
+    const std::size_t open = k;
+    const std::size_t close = closing_bracket(open);
+    if (close == std::string::npos) return i;
+    // The top-level colons (a `::` token is two), and the template's tokens.
+    std::vector<std::size_t> colons;  // token index of each separator (a `::` appears twice)
+    int depth = 0;
+    for (std::size_t m = open + 1; m < close; ++m) {
+      if (punct(m, '(') || punct(m, '[') || punct(m, '{')) ++depth;
+      if (punct(m, ')') || punct(m, ']') || punct(m, '}')) --depth;
+      if (depth != 0) continue;
+      if (punct(m, ':')) colons.push_back(m);
+      if (punct2(m, "::")) {
+        colons.push_back(m);
+        colons.push_back(m);
+      }
+    }
+    const std::size_t template_end = colons.empty() ? close : colons.front();  // one past the template
+    if (template_end == open + 1) return i;
+    std::string asm_text;
+    bool known = true;
+    for (std::size_t m = open + 1; m < template_end; ++m) {
+      if (t_[m].kind == Kind::literal && text(m).find('"') != std::string_view::npos) {
+        asm_text += literal_text(m);
+      } else {
+        known = false;  // a macro: the compiler will expand and concatenate it
+      }
+    }
+    const Code code = directive ? Code::host : (code_.empty() ? Code::host : code_.back());
+    const bool empty = known && asm_text.find_first_not_of(" \t\n") == std::string::npos;
+    if (empty) return close;  // asm("" ::: "memory"): a compiler barrier the host compiler builds as it is
+    const bool ptx = known ? looks_like_ptx(asm_text) : code == Code::device;
+    if (!ptx && !(code == Code::device && known)) return close;
+    if (is_goto) {
+      error(i, "asm goto in device code is not supported (nvcc has no asm goto either)");
+      return close;
+    }
+    // The sections after the template, [begin, end) token ranges; the first colon of a `::` token
+    // opens an empty one.
+    std::vector<std::pair<std::size_t, std::size_t>> sections;
+    for (std::size_t c = 0; c < colons.size(); ++c) {
+      if (c + 1 < colons.size() && colons[c + 1] == colons[c]) {
+        sections.emplace_back(colons[c] + 1, colons[c] + 1);
+      } else {
+        sections.emplace_back(colons[c] + 1, c + 1 < colons.size() ? colons[c + 1] : close);
+      }
+    }
+    if (sections.size() > 3) {
+      error(i, "asm statement with goto labels in device code is not supported");
+      return close;
+    }
+    std::vector<AsmOperand> operands;
+    std::vector<std::size_t> output_count(1, 0);
+    std::vector<std::string> wrappers;
+    bool ok = true;
+    for (std::size_t sec = 0; sec < std::min<std::size_t>(sections.size(), 2) && ok; ++sec) {
+      const auto [b, e] = sections[sec];
+      std::size_t m = b;
+      while (m < e && ok) {
+        AsmOperand op;
+        op.first = m;
+        if (punct(m, '[')) {
+          if (!(m + 2 < e && t_[m + 1].kind == Kind::identifier && punct(m + 2, ']'))) {
+            ok = false;
+            break;
+          }
+          op.name = std::string(text(m + 1));
+          m += 3;
+        }
+        if (m >= e || t_[m].kind != Kind::literal) {
+          error(m < t_.size() ? m : i, "an asm operand without its constraint string");
+          ok = false;
+          break;
+        }
+        op.constraint = m;
+        for (char ch : literal_text(m)) {
+          if (!std::isspace(static_cast<unsigned char>(ch))) op.spelled += ch;
+        }
+        ++m;
+        if (!punct(m, '(')) {
+          error(m < t_.size() ? m : i, "an asm operand without its (expression)");
+          ok = false;
+          break;
+        }
+        m = closing_bracket(m) + 1;
+        // The wrapper for this operand.
+        const bool output = sec == 0;
+        char letter = 0;
+        bool inout = false, tied = false;
+        for (char ch : op.spelled) {
+          if (ch == '=' || ch == '&') continue;
+          if (ch == '+') {
+            inout = true;
+            continue;
+          }
+          if (std::isdigit(static_cast<unsigned char>(ch)) && !output) {
+            const auto n = static_cast<std::size_t>(ch - '0');
+            if (n >= operands.size() || n >= output_count[0]) {
+              error(op.constraint, "constraint \"" + op.spelled + "\" ties an input to an operand that is not an output");
+              ok = false;
+              break;
+            }
+            for (char oc : operands[n].spelled) {
+              if (std::isalpha(static_cast<unsigned char>(oc))) letter = oc;
+            }
+            tied = true;
+            continue;
+          }
+          letter = ch;
+        }
+        if (!ok) break;
+        if (std::string_view("hrlfdncb").find(letter) == std::string_view::npos || letter == 0) {
+          error(op.constraint, "constraint \"" + op.spelled +
+                                   "\" is not supported for inline PTX (h, r, l, f, d, n, c and b are; memory operands are not)");
+          ok = false;
+          break;
+        }
+        if (output && !inout && op.spelled.find('=') == std::string::npos) {
+          error(op.constraint, "output constraint \"" + op.spelled + "\" needs = or +");
+          ok = false;
+          break;
+        }
+        if (!output && (inout || op.spelled.find('=') != std::string::npos)) {
+          error(op.constraint, "input constraint \"" + op.spelled + "\" cannot be an output");
+          ok = false;
+          break;
+        }
+        (void)tied;
+        wrappers.push_back(std::string("::gpulab::sim::ptx::") + (output ? (inout ? "inout" : "out") : "in") + "<'" + letter + "'>");
+        operands.push_back(op);
+        if (output) ++output_count[0];
+        if (m < e && punct(m, ',')) ++m;
+      }
+    }
+    if (!ok) return close;
+    // The operands' description for the parser: "=r,+l[name],r,0".
+    std::string described;
+    for (std::size_t n = 0; n < operands.size(); ++n) {
+      if (n > 0) described += ',';
+      described += operands[n].spelled;
+      if (!operands[n].name.empty()) described += "[" + operands[n].name + "]";
+    }
+    edits_.push_back({t_[i].begin, t_[open].end, "::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(" + newlines_between(i, open)});
+    edits_.push_back({t_[template_end - 1].end, t_[template_end - 1].end,
+                      colons.empty() ? std::string(", nullptr)") : ", " + c_string(described) + ")"});
+    // Each separator: a comma before a section with operands, nothing otherwise.
+    for (std::size_t c = 0; c < colons.size(); ++c) {
+      if (c + 1 < colons.size() && colons[c + 1] == colons[c]) continue;  // the first half of a `::`
+      const auto sep = [&](std::size_t section) {
+        return section < 2 && section < sections.size() && sections[section].first < sections[section].second ? std::string(",")
+                                                                                                              : std::string();
+      };
+      std::string replacement = sep(c);
+      if (c > 0 && colons[c - 1] == colons[c]) replacement = sep(c - 1) + replacement;
+      edits_.push_back({t_[colons[c]].begin, t_[colons[c]].end, replacement});
+    }
+    for (std::size_t n = 0; n < operands.size(); ++n) {
+      const AsmOperand& op = operands[n];
+      edits_.push_back({t_[op.first].begin, t_[op.constraint].end, wrappers[n] + newlines_between(op.first, op.constraint)});
+    }
+    if (sections.size() == 3 && sections[2].first < sections[2].second) {  // clobbers: a fence stands for "memory"
+      edits_.push_back({t_[sections[2].first].begin, t_[sections[2].second - 1].end,
+                        newlines_between(sections[2].first, sections[2].second - 1)});
+    }
+    ++r_.inline_asm;
+    return close;
+  }
+
   std::string_view s_;
   std::vector<Token> t_;
   RewriteResult& r_;
   std::vector<Edit> edits_;
   std::string line_path_;
   std::vector<bool> scopes_;  // open braces: true for a namespace or extern "C" block
+  std::vector<Code> code_;    // open braces: whose code they hold (a function's, and the blocks in it)
+  std::vector<bool> in_directive_;  // per token: part of a preprocessor directive (a #define body)
   const IncludeMapper& includes_;
 };
 

@@ -10,6 +10,10 @@
 //   extern __shared__ T name[];                ->  T (&name)[] = <the block's dynamic shared memory>;
 //                                                 (at namespace scope: a macro for the same expression)
 //   __noinline__                               ->  __attribute__((noinline))
+//   asm volatile("mov.u32 %0, %%laneid;" : "=r"(lane))   (PTX, in device code)
+//     -> ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM("mov.u32 %0, %%laneid;", "=r"), ::gpulab::sim::ptx::out<'r'>(lane))
+//     (include/gpulab/sim/device/inline_ptx.hpp: the simulator's PTX interpreter; asm whose text is
+//     not PTX, such as x86 asm in host code, is left alone)
 #include <functional>
 #include <string>
 #include <string_view>
@@ -26,6 +30,7 @@ struct RewriteResult {
   std::string text;                  // the rewritten source, prelude and #line included
   std::vector<RewriteError> errors;  // constructs it cannot rewrite; the build must fail on any
   int launches = 0;                  // <<<>>> launches rewritten
+  int inline_asm = 0;                // asm statements of PTX rewritten into the simulator's interpreter
 };
 
 // Given the file name of a `#include "name"` as written, the path to include instead (a rewritten

@@ -17,6 +17,7 @@
 #include <gpulab/sim/device/qualifiers.hpp>
 #include <gpulab/sim/device/synchronization.hpp>
 #include <gpulab/sim/device/traps.hpp>
+#include <gpulab/sim/device/inline_ptx.hpp>
 #include <gpulab/sim/vector_types.hpp>
 
 #pragma push_macro("GPULAB_INSIDE_PUBLIC_HEADER")

@@ -111,6 +111,140 @@ TEST(CudaRewriter, RefusesWhatItCannotRewrite) {
   EXPECT_NE(r.errors[0].message.find(">>>"), std::string::npos);
 }
 
+// ---- inline PTX (asm statements in device code) ----
+
+TEST(CudaRewriter, InlinePtxBecomesACallOfTheInterpreter) {
+  EXPECT_EQ(body("__device__ unsigned lane() { unsigned l; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(l)); return l; }"),
+            "__device__ unsigned lane() { unsigned l; ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(\"mov.u32 %0, %%laneid;\", "
+            "\"=r\") , ::gpulab::sim::ptx::out<'r'>(l)); return l; }");
+}
+
+TEST(CudaRewriter, InlinePtxSectionsAndQualifiers) {
+  // No outputs (the `::` token is two separators), clobbers dropped, volatile and __volatile__.
+  EXPECT_EQ(body("__global__ void k(int* p, int v) { asm volatile(\"st.global.u32 [%0], %1;\" :: \"l\"(p), \"r\"(v) : \"memory\"); }"),
+            "__global__ void k(int* p, int v) { ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(\"st.global.u32 [%0], %1;\", "
+            "\"l,r\") , ::gpulab::sim::ptx::in<'l'>(p), ::gpulab::sim::ptx::in<'r'>(v)  ); }");
+  EXPECT_EQ(body("__device__ void f() { __asm__ __volatile__(\"membar.gl;\" ::: \"memory\"); }"),
+            "__device__ void f() { ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(\"membar.gl;\", \"\")  ); }");
+  // A basic statement (no colons) has no % escapes: the parser is told so with a null description.
+  EXPECT_EQ(body("__device__ void f() { asm volatile(\"trap;\"); }"),
+            "__device__ void f() { ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(\"trap;\", nullptr)); }");
+}
+
+TEST(CudaRewriter, InlinePtxOperandKinds) {
+  const std::string out = body(
+      "__device__ void f(float x, double y, unsigned short h, int k) {\n"
+      "  asm(\"cvt.rn.f32.f64 %0, %2;\" : \"=&f\"(x) : \"f\"(x), \"d\"(y));\n"
+      "  asm(\"add.u16 %0, %1, %2;\" : \"=h\"(h) : \"h\"(h), \"n\"(3));\n"
+      "  asm(\"add.s32 %0, %0, 1;\" : \"+r\"(k));\n"
+      "  asm(\"mov.b32 %0, %1;\" : \"=r\"(k) : \"0\"(k));\n"
+      "  asm(\"mul.lo.u32 %[out], %[in], 3;\" : [out] \"=r\"(k) : [in] \"r\"(k));\n"
+      "}\n");
+  EXPECT_NE(out.find("GPULAB_PTX_PROGRAM(\"cvt.rn.f32.f64 %0, %2;\", \"=&f,f,d\") , ::gpulab::sim::ptx::out<'f'>(x) , "
+                     "::gpulab::sim::ptx::in<'f'>(x), ::gpulab::sim::ptx::in<'d'>(y));"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\"=h,h,n\") , ::gpulab::sim::ptx::out<'h'>(h) , ::gpulab::sim::ptx::in<'h'>(h), "
+                     "::gpulab::sim::ptx::in<'n'>(3));"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("\"+r\") , ::gpulab::sim::ptx::inout<'r'>(k));"), std::string::npos) << out;
+  // A tied input takes its output's register letter.
+  EXPECT_NE(out.find("\"=r,0\") , ::gpulab::sim::ptx::out<'r'>(k) , ::gpulab::sim::ptx::in<'r'>(k));"), std::string::npos) << out;
+  EXPECT_NE(out.find("\"=r[out],r[in]\") , ::gpulab::sim::ptx::out<'r'>(k) , ::gpulab::sim::ptx::in<'r'>(k));"),
+            std::string::npos)
+      << out;
+}
+
+TEST(CudaRewriter, InlinePtxKeepsLinesAndConcatenatedLiterals) {
+  const std::string source =
+      "__global__ void k(int* o, int x) {\n"
+      "  int y;\n"
+      "  asm volatile(\"{\\n\\t.reg .pred p;\\n\\t\"\n"
+      "               \"setp.ne.s32 p, %1, 0;\\n\\t\"\n"
+      "               \"selp.s32 %0, 1, 2, p;\\n}\"\n"
+      "               : \"=r\"(y)\n"
+      "               : \"r\"(x)\n"
+      "               : \"memory\");\n"
+      "  *o = y;\n"
+      "}\n";
+  const std::string out = body(source);
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), std::count(source.begin(), source.end(), '\n')) << out;
+  EXPECT_NE(out.find("  ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(\"{\\n\\t.reg .pred p;\\n\\t\"\n"
+                     "               \"setp.ne.s32 p, %1, 0;\\n\\t\"\n"
+                     "               \"selp.s32 %0, 1, 2, p;\\n}\", \"=r,r\")\n"
+                     "               , ::gpulab::sim::ptx::out<'r'>(y)\n"
+                     "               , ::gpulab::sim::ptx::in<'r'>(x)\n"
+                     "                );\n  *o = y;"),
+            std::string::npos)
+      << out;
+}
+
+TEST(CudaRewriter, InlinePtxLeavesHostAsmAlone) {
+  // x86 asm in host code, an asm label, file-scope asm and the empty compiler barrier stay as they are.
+  const std::string host =
+      "void host() {\n"
+      "  unsigned long sp;\n"
+      "  asm volatile(\"mov %%rsp, %0\" : \"=r\"(sp));\n"
+      "  asm volatile(\"pause\");\n"
+      "  asm(\"\" ::: \"memory\");\n"
+      "  __asm__ __volatile__(\"lock; xaddl %0, %1\" : \"+r\"(sp), \"+m\"(sp));\n"
+      "}\n"
+      "int v asm(\"vv\");\n"
+      "asm(\".globl foo\");\n"
+      "__device__ void barrier() { asm volatile(\"\" ::: \"memory\"); }\n";
+  EXPECT_EQ(body(host), host);
+  // In a __host__ __device__ function, the text decides: PTX for the device, x86 for the host.
+  const std::string both =
+      "__host__ __device__ unsigned long long t() {\n"
+      "  unsigned long long v;\n"
+      "#ifdef __CUDA_ARCH__\n"
+      "  asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(v));\n"
+      "#else\n"
+      "  unsigned lo, hi;\n"
+      "  asm volatile(\"rdtsc\" : \"=a\"(lo), \"=d\"(hi));\n"
+      "#endif\n"
+      "  return v;\n"
+      "}\n";
+  const std::string out = body(both);
+  EXPECT_NE(out.find("::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(\"mov.u64 %0, %%globaltimer;\", \"=l\")"), std::string::npos) << out;
+  EXPECT_NE(out.find("asm volatile(\"rdtsc\" : \"=a\"(lo), \"=d\"(hi));"), std::string::npos) << out;
+}
+
+TEST(CudaRewriter, InlinePtxFromMacrosLambdasAndDefines) {
+  // A template from a macro: converted in device code (the compiler expands and joins it), left in host code.
+  const std::string out = body(
+      "#define PTX_TEXT \"mov.u32 %0, %%warpid;\"\n"
+      "__device__ unsigned w() { unsigned x; asm volatile(PTX_TEXT : \"=r\"(x)); return x; }\n"
+      "unsigned h() { unsigned x = 0; asm volatile(PTX_TEXT : \"=r\"(x)); return x; }\n"
+      "#define LANE(x) asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(x))\n"
+      "void launch() { auto l = [] __device__ (int* p) { asm volatile(\"st.global.u32 [%0], 1;\" :: \"l\"(p)); }; }\n");
+  EXPECT_NE(out.find("__device__ unsigned w() { unsigned x; ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(PTX_TEXT, \"=r\")"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("unsigned h() { unsigned x = 0; asm volatile(PTX_TEXT : \"=r\"(x)); return x; }"), std::string::npos) << out;
+  EXPECT_NE(out.find("#define LANE(x) ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(\"mov.u32 %0, %%laneid;\", \"=r\") , "
+                     "::gpulab::sim::ptx::out<'r'>(x))\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("[] __device__ (int* p) { ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(\"st.global.u32 [%0], 1;\", \"l\")"),
+            std::string::npos)
+      << out;
+}
+
+TEST(CudaRewriter, InlinePtxRefusals) {
+  auto r = rewrite_cuda_source("__device__ void f(int* p) {\n  asm goto(\"@%0 bra %l1;\" :: \"l\"(p) :: done);\ndone:;\n}", "p.cu");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_EQ(r.errors[0].line, 2);
+  EXPECT_NE(r.errors[0].message.find("asm goto"), std::string::npos);
+  r = rewrite_cuda_source("__device__ void f(int* p) {\n  asm(\"ld.global.u32 %0, %1;\" : \"=r\"(*p) : \"m\"(*p));\n}", "p.cu");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].message.find("constraint \"m\""), std::string::npos) << r.errors[0].message;
+  r = rewrite_cuda_source("__device__ void f(int k) {\n  asm(\"mov.u32 %0, 1;\" : \"r\"(k));\n}", "p.cu");
+  ASSERT_EQ(r.errors.size(), 1u);
+  EXPECT_NE(r.errors[0].message.find("needs = or +"), std::string::npos) << r.errors[0].message;
+}
+
 TEST(CudaRewriter, NoinlineBecomesTheAttribute) {
   EXPECT_EQ(body("__device__ __noinline__ int f();"), "__device__ __attribute__((noinline)) int f();");
 }
