@@ -91,7 +91,7 @@ void StreamSet::shutdown() noexcept {
 }
 
 StreamSet::Handle StreamSet::new_stream_locked(StreamMode mode) {
-  auto s = std::make_unique<SimStream>(mode);
+  auto s = std::make_shared<SimStream>(mode);
   Handle h = s.get();
   streams_.emplace(h, std::move(s));
   return h;
@@ -109,7 +109,7 @@ StreamSet::Handle StreamSet::create_stream(StreamMode mode) {
 }
 
 void StreamSet::destroy_stream(Handle stream) noexcept {
-  std::unique_ptr<SimStream> s;
+  std::shared_ptr<SimStream> s;
   {
     std::lock_guard lock(mutex_);
     auto it = streams_.find(stream);
@@ -181,13 +181,13 @@ SimStream& StreamSet::submit(Handle h, std::function<void()> task) {
 }
 
 void StreamSet::synchronize_all() {
-  std::vector<SimStream*> all;
+  std::vector<std::shared_ptr<SimStream>> all;
   {
     std::lock_guard lock(mutex_);
-    for (auto& [h, s] : streams_) all.push_back(s.get());
+    for (auto& [h, s] : streams_) all.push_back(s);
   }
   std::exception_ptr first;
-  for (SimStream* s : all) {
+  for (const auto& s : all) {
     try {
       s->synchronize();
     } catch (...) {

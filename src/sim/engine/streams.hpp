@@ -87,7 +87,9 @@ class StreamSet {
   Handle new_stream_locked(StreamMode mode);
 
   std::mutex mutex_;
-  std::map<Handle, std::unique_ptr<SimStream>> streams_;
+  // Shared, so that a device-wide synchronisation may wait on a stream that another host thread
+  // destroys meanwhile (the last holder's destructor finishes the stream's work and joins its thread).
+  std::map<Handle, std::shared_ptr<SimStream>> streams_;
   Handle default_ = nullptr;
 };
 

@@ -115,8 +115,10 @@ void BlockRun::complete_warp(unsigned wi, unsigned required) {
         break;
       }
       default:
-        // A source lane outside the mask is undefined in CUDA; here it yields the caller's own value.
-        t.result = (required >> src) & 1u ? values[src] : values[l];
+        // A source lane outside the mask (or beyond the block's last thread) is undefined in CUDA; here
+        // it yields 0, as a lane a partial warp never launched reads on a GPU in practice: code such as
+        // CUDA's reduction sample folds a whole tile of 32 in a block of 2 threads and counts on it.
+        t.result = (required >> src) & 1u ? values[src] : 0;
         break;
     }
     states[wi * 32 + l] = ThreadStatus::runnable;

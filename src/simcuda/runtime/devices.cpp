@@ -1,5 +1,6 @@
 // CUDA's device API for gpulab-simcc programs: the one sim device, its properties and attributes,
 // synchronising and resetting it, its memory and the versions.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -168,8 +169,10 @@ int attribute(cudaDeviceAttr attr) {
     case cudaDevAttrPageableMemoryAccessUsesHostPageTables: return 0;
     case cudaDevAttrDirectManagedMemAccessFromHost: return 1;
     case cudaDevAttrMaxBlocksPerMultiprocessor: return lim::max_blocks_per_multiprocessor;
-    case cudaDevAttrMaxPersistingL2CacheSize: return 0;
-    case cudaDevAttrMaxAccessPolicyWindowSize: return 0;
+    // The persisting-L2 controls are hints (cudaDeviceSetLimit, access-policy windows), accepted and read
+    // back; the sizes are an sm_90 part's (3/4 of L2 may persist; a window of up to 128 MiB less 4 KiB).
+    case cudaDevAttrMaxPersistingL2CacheSize: return static_cast<int>(p.l2_cache_bytes / 4 * 3);
+    case cudaDevAttrMaxAccessPolicyWindowSize: return 134213632;
     case cudaDevAttrReservedSharedMemoryPerBlock: return static_cast<int>(lim::shared_bytes_reserved_per_block);
     case cudaDevAttrSparseCudaArraySupported: return 0;
     case cudaDevAttrHostRegisterReadOnlySupported: return 1;
@@ -258,6 +261,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     prop->memoryClockRate = a(cudaDevAttrMemoryClockRate);
     prop->memoryBusWidth = p.memory_bus_width_bits;
     prop->l2CacheSize = static_cast<int>(p.l2_cache_bytes);
+    prop->persistingL2CacheMaxSize = a(cudaDevAttrMaxPersistingL2CacheSize);
+    prop->accessPolicyMaxWindowSize = a(cudaDevAttrMaxAccessPolicyWindowSize);
     prop->maxThreadsPerMultiProcessor = p.max_threads_per_multiprocessor;
     prop->streamPrioritiesSupported = a(cudaDevAttrStreamPrioritiesSupported);
     prop->globalL1CacheSupported = a(cudaDevAttrGlobalL1CacheSupported);
@@ -419,6 +424,11 @@ cudaError_t cudaDeviceSetLimit(cudaLimit limit, std::size_t value) {
   return api_call("cudaDeviceSetLimit", [&] {
     check_limit(limit, "cudaDeviceSetLimit");
     if (limit == cudaLimitMaxL2FetchGranularity) require(value <= 128, "the L2 fetch granularity is at most 128 bytes");
+    if (limit == cudaLimitPersistingL2CacheSize) {
+      // As on a GPU, a request above the maximum sets the maximum.
+      value = std::min(value, static_cast<std::size_t>(attribute(cudaDevAttrMaxPersistingL2CacheSize)));
+      note_once("cudaLimitPersistingL2CacheSize", "is a hint: the simulator has no L2 cache to set aside, so it changes nothing");
+    }
     std::lock_guard lock(state().mutex);
     state().limits[limit] = value;
   });

@@ -15,6 +15,7 @@
 #include <gpulab/launch.hpp>
 #include <gpulab/sim/detail/kernel_entry.hpp>
 
+#include "simcuda/runtime/graph_memory.hpp"
 #include "simcuda/runtime/runtime_state.hpp"
 
 namespace gpulab::sim::cuda::detail {
@@ -60,6 +61,8 @@ struct CUgraphNode_st {
   cudaHostNodeParams host{};
   cudaEvent_t event = nullptr;        // event record and event wait nodes
   std::unique_ptr<CUgraph_st> child;  // child graph nodes: the node's own copy of the graph
+  // Memory alloc and free nodes: the allocation, shared with the node's copies.
+  std::shared_ptr<gpulab::sim::cuda::detail::GraphAllocation> allocation;
   std::vector<CUgraphNode_st*> dependencies;  // incoming edges, in the order they were added
   std::vector<CUgraphNode_st*> dependents;    // outgoing edges
   const CUgraphNode_st* cloned_from = nullptr;  // for cudaGraphNodeFindInClone and instantiation

@@ -57,6 +57,10 @@ const char* type_name(cudaGraphNodeType t) {
       return "WAIT_EVENT";
     case cudaGraphNodeTypeEventRecord:
       return "EVENT_RECORD";
+    case cudaGraphNodeTypeMemAlloc:
+      return "MEM_ALLOC";
+    case cudaGraphNodeTypeMemFree:
+      return "MEM_FREE";
     default:
       return "UNKNOWN";
   }
@@ -309,6 +313,12 @@ void run_node(const CUgraphNode_st& node, cudaStream_t stream) {
     case cudaGraphNodeTypeWaitEvent:
       check_node_call(cudaStreamWaitEvent(stream, node.event, 0), node);
       break;
+    case cudaGraphNodeTypeMemAlloc:
+      allocate_at_launch(*node.allocation);
+      break;
+    case cudaGraphNodeTypeMemFree:
+      free_at_launch(*node.allocation);
+      break;
     default:
       break;  // empty nodes only order others
   }
@@ -414,6 +424,12 @@ std::string dot_label(const CUgraphNode_st& n, unsigned flags) {
     case cudaGraphNodeTypeEventRecord:
     case cudaGraphNodeTypeWaitEvent:
       label += fmt::format("\\nevent {}", static_cast<const void*>(n.event));
+      break;
+    case cudaGraphNodeTypeMemAlloc:
+      label += fmt::format("\\n{} bytes at {}", graph_allocation_bytes(*n.allocation), n.allocation->ptr());
+      break;
+    case cudaGraphNodeTypeMemFree:
+      label += fmt::format("\\nfrees {}", n.allocation->ptr());
       break;
     default:
       break;
@@ -549,6 +565,7 @@ std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& graph, std::map<const 
     c->memset = n->memset;
     c->host = n->host;
     c->event = n->event;
+    c->allocation = n->allocation;
     c->cloned_from = n.get();
     if (n->child) c->child = clone_graph(*n->child, copy_of);
     mine[n.get()] = c;
@@ -674,6 +691,7 @@ cudaError_t add_node_call(const char* call, cudaGraphNode_t* pGraphNode, cudaGra
     n->host = scratch.host;
     n->event = scratch.event;
     n->child = std::move(scratch.child);
+    n->allocation = std::move(scratch.allocation);
     *pGraphNode = n;
   });
 }
@@ -744,6 +762,46 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph
                                   std::size_t numDependencies) {
   return add_node_call("cudaGraphAddEmptyNode", pGraphNode, graph, pDependencies, numDependencies,
                        cudaGraphNodeTypeEmpty, [](CUgraphNode_st&) {});
+}
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t* pDependencies, std::size_t numDependencies,
+                                     cudaMemAllocNodeParams* nodeParams) {
+  return add_node_call("cudaGraphAddMemAllocNode", pGraphNode, graph, pDependencies, numDependencies,
+                       cudaGraphNodeTypeMemAlloc, [&](CUgraphNode_st& n) {
+                         require(nodeParams != nullptr, "nodeParams is null");
+                         n.allocation = make_graph_allocation(*nodeParams, "cudaGraphAddMemAllocNode");
+                       });
+}
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, cudaMemAllocNodeParams* params_out) {
+  return api_call("cudaGraphMemAllocNodeGetParams", [&] {
+    require(params_out != nullptr, "params_out is null");
+    std::lock_guard lock(graph_mutex());
+    const CUgraphNode_st& n = checked_node_of(node, cudaGraphNodeTypeMemAlloc, "cudaGraphMemAllocNodeGetParams");
+    *params_out = cudaMemAllocNodeParams{};
+    params_out->poolProps.allocType = cudaMemAllocationTypePinned;
+    params_out->poolProps.location = cudaMemLocation{cudaMemLocationTypeDevice, 0};
+    params_out->bytesize = graph_allocation_bytes(*n.allocation);
+    params_out->dptr = n.allocation->ptr();
+  });
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t* pDependencies, std::size_t numDependencies, void* dptr) {
+  return add_node_call("cudaGraphAddMemFreeNode", pGraphNode, graph, pDependencies, numDependencies,
+                       cudaGraphNodeTypeMemFree, [&](CUgraphNode_st& n) {
+                         n.allocation = graph_allocation_at(dptr, "cudaGraphAddMemFreeNode");
+                       });
+}
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptr_out) {
+  return api_call("cudaGraphMemFreeNodeGetParams", [&] {
+    require(dptr_out != nullptr, "dptr_out is null");
+    std::lock_guard lock(graph_mutex());
+    const CUgraphNode_st& n = checked_node_of(node, cudaGraphNodeTypeMemFree, "cudaGraphMemFreeNodeGetParams");
+    *static_cast<void**>(dptr_out) = n.allocation->ptr();
+  });
 }
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
@@ -1142,9 +1200,15 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
     const CUgraph_st* graph = nullptr;
     {
       std::lock_guard lock(graph_mutex());
-      graph = checked_exec(graphExec, "cudaGraphLaunch").graph.get();
+      const CUgraphExec_st& exec = checked_exec(graphExec, "cudaGraphLaunch");
+      graph = exec.graph.get();
       state().resolve(stream);
       if (capture_child_graph(stream, *graph)) return;  // launched into a capture: a child graph node
+      if ((exec.flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0) {
+        for (const auto& n : graph->nodes) {
+          if (n->type == cudaGraphNodeTypeMemAlloc) free_before_relaunch(*n->allocation);
+        }
+      }
     }
     // Without the lock: the nodes are runtime calls, which take part in captures of other streams.
     run_graph(*graph, stream);

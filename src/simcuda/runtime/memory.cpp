@@ -16,6 +16,7 @@
 
 #include "runtime/backend.hpp"
 #include "simcuda/runtime/cuda_arrays.hpp"
+#include "simcuda/runtime/graph_memory.hpp"
 #include "simcuda/runtime/runtime_state.hpp"
 #include "simcuda/runtime/stream_capture.hpp"
 
@@ -138,6 +139,7 @@ cudaError_t cudaFree(void* devPtr) {
   return api_call("cudaFree", [&] {
     if (devPtr == nullptr) return;
     refuse_unsafe_in_capture("cudaFree", false);
+    if (free_graph_allocation(devPtr, "cudaFree")) return;
     if (free_allocation(devPtr, AllocationKind::device, true) || free_allocation(devPtr, AllocationKind::managed, true)) return;
     const DeviceAllocation* a = state().allocation_of(devPtr);
     if (a != nullptr && a->kind == AllocationKind::host_pinned) {

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "simcuda/runtime/graph_memory.hpp"
 #include "simcuda/runtime/runtime_state.hpp"
 #include "simcuda/runtime/stream_capture.hpp"
 
@@ -57,10 +58,6 @@ CUmemPoolHandle_st* checked_pool(cudaMemPool_t pool, const char* call) {
   return pool;
 }
 
-void check_device(int device, const char* call) {
-  if (device != 0) throw ApiError(cudaErrorInvalidDevice, fmt::format("{}: device {}: the simulator has one device, 0", call, device));
-}
-
 void* allocate_from(CUmemPoolHandle_st* pool, std::size_t size, cudaStream_t stream, const char* call) {
   state().resolve(stream);  // a valid stream
   if (pool->props.maxSize != 0 && pool->used + size > pool->props.maxSize) {
@@ -84,7 +81,7 @@ using namespace gpulab::sim::cuda::detail;  // NOLINT: the API below is CUDA's, 
 cudaError_t cudaMallocAsync(void** devPtr, std::size_t size, cudaStream_t hStream) {
   return api_call("cudaMallocAsync", [&] {
     require(devPtr != nullptr, "devPtr is null");
-    refuse_in_capture(hStream, "cudaMallocAsync", "stream-ordered allocation in a graph (memory alloc and free nodes) is not simulated; allocate before the capture");
+    if (capture_mem_alloc(hStream, size, devPtr, "cudaMallocAsync")) return;
     CUmemPoolHandle_st* pool = default_pool();
     {
       std::lock_guard lock(state().mutex);
@@ -97,7 +94,8 @@ cudaError_t cudaMallocAsync(void** devPtr, std::size_t size, cudaStream_t hStrea
 cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
   return api_call("cudaMallocFromPoolAsync", [&] {
     require(ptr != nullptr, "ptr is null");
-    refuse_in_capture(stream, "cudaMallocFromPoolAsync", "stream-ordered allocation in a graph (memory alloc and free nodes) is not simulated; allocate before the capture");
+    checked_pool(memPool, "cudaMallocFromPoolAsync");
+    if (capture_mem_alloc(stream, size, ptr, "cudaMallocFromPoolAsync")) return;  // graph memory has its own pool
     *ptr = allocate_from(checked_pool(memPool, "cudaMallocFromPoolAsync"), size, stream, "cudaMallocFromPoolAsync");
   });
 }
@@ -106,8 +104,9 @@ cudaError_t cudaMallocFromPoolAsync(void** ptr, std::size_t size, cudaMemPool_t 
 cudaError_t cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
   return api_call("cudaFreeAsync", [&] {
     if (devPtr == nullptr) return;
-    refuse_in_capture(hStream, "cudaFreeAsync", "stream-ordered allocation in a graph (memory alloc and free nodes) is not simulated; allocate before the capture");
+    if (capture_mem_free(hStream, devPtr, "cudaFreeAsync")) return;
     state().wait_in_order(hStream);
+    if (free_graph_allocation(devPtr, "cudaFreeAsync")) return;
     CUmemPoolHandle_st* pool = nullptr;
     std::size_t bytes = 0;
     {

@@ -225,6 +225,12 @@ void require(bool condition, const char* what) {
   if (!condition) throw ApiError(cudaErrorInvalidValue, what);
 }
 
+void check_device(int device, const char* call) {
+  if (device != 0) {
+    throw ApiError(cudaErrorInvalidDevice, fmt::format("{}: device {}: the simulator has one device, 0", call, device));
+  }
+}
+
 CUevent_st* checked_event(cudaEvent_t event) {
   std::lock_guard lock(state().mutex);
   if (event == nullptr || state().events.count(event) == 0) {

@@ -159,6 +159,8 @@ void note_once(const char* name, const char* meaning) noexcept;
 
 // Throws ApiError(cudaErrorInvalidValue, what) unless `condition`.
 void require(bool condition, const char* what);
+// Throws ApiError(cudaErrorInvalidDevice) naming `call` unless `device` is 0, the one device.
+void check_device(int device, const char* call);
 // An event handle cudaEventCreate made (else ApiError(cudaErrorInvalidResourceHandle)).
 CUevent_st* checked_event(cudaEvent_t event);
 

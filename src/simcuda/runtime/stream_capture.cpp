@@ -272,6 +272,31 @@ bool capture_host_func(cudaStream_t stream, cudaHostFn_t fn, void* user_data) {
   return true;
 }
 
+bool capture_mem_alloc(cudaStream_t stream, std::size_t bytes, void** ptr, const char* call) {
+  if (captures_under_way.load(std::memory_order_acquire) == 0) return false;
+  std::lock_guard lock(graph_mutex());
+  CaptureSequence* seq = sequence_for_work(stream, call);
+  if (seq == nullptr) return false;
+  cudaMemAllocNodeParams params{};
+  params.poolProps.allocType = cudaMemAllocationTypePinned;
+  params.poolProps.location = cudaMemLocation{cudaMemLocationTypeDevice, 0};
+  params.bytesize = bytes;
+  auto allocation = make_graph_allocation(params, call);
+  append(*seq, stream, cudaGraphNodeTypeMemAlloc)->allocation = std::move(allocation);
+  *ptr = params.dptr;
+  return true;
+}
+
+bool capture_mem_free(cudaStream_t stream, void* ptr, const char* call) {
+  if (captures_under_way.load(std::memory_order_acquire) == 0) return false;
+  std::lock_guard lock(graph_mutex());
+  CaptureSequence* seq = sequence_for_work(stream, call);
+  if (seq == nullptr) return false;
+  auto allocation = graph_allocation_at(ptr, call);
+  append(*seq, stream, cudaGraphNodeTypeMemFree)->allocation = std::move(allocation);
+  return true;
+}
+
 bool capture_child_graph(cudaStream_t stream, const CUgraph_st& graph) {
   if (captures_under_way.load(std::memory_order_acquire) == 0) return false;
   // Called by cudaGraphLaunch with the lock held.

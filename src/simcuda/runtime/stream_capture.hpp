@@ -30,6 +30,11 @@ bool capture_memset(cudaStream_t stream, void* dst, std::size_t pitch, int value
 bool capture_memset_3d(cudaStream_t stream, cudaPitchedPtr ptr, int value, cudaExtent extent, const char* call);
 bool capture_host_func(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
 bool capture_child_graph(cudaStream_t stream, const CUgraph_st& graph);
+// cudaMallocAsync in a capturing stream: a memory alloc node, whose address goes to *ptr at once.
+bool capture_mem_alloc(cudaStream_t stream, std::size_t bytes, void** ptr, const char* call);
+// cudaFreeAsync in a capturing stream: a memory free node of a graph allocation (any other pointer
+// is ApiError(cudaErrorInvalidValue), as in CUDA).
+bool capture_mem_free(cudaStream_t stream, void* ptr, const char* call);
 // cudaEventRecord in a capturing stream: the event then stands for the stream's captured work so
 // far (with cudaEventRecordExternal, an event record node). Outside capture, forgets that the event
 // was last recorded in one.

@@ -6,9 +6,9 @@
 //
 // What the simulator runs: a graph launch issues its nodes one after another, in a topological order
 // of the graph, onto the launch's stream, so every dependency holds (and a little more order than a
-// GPU keeps). Node kinds beyond kernel, memcpy, memset, host, child graph, empty, event record and
-// event wait (memory allocation, external semaphores, conditional nodes) are not declared: using one
-// fails at build time.
+// GPU keeps). Node kinds beyond kernel, memcpy, memset, host, child graph, empty, event record, event
+// wait and memory alloc/free (graph_memory.cpp) (external semaphores, conditional nodes) are not
+// declared: using one fails at build time.
 #ifndef GPULAB_RUNTIME_GRAPHS_H
 #define GPULAB_RUNTIME_GRAPHS_H
 
@@ -151,6 +151,24 @@ enum cudaGraphDebugDotFlags {
   cudaGraphDebugDotFlagsConditionalNodeParams = 1 << 15
 };
 
+// Memory nodes: an allocation whose address is fixed when the node is made (dptr, set by the call).
+struct cudaMemAllocNodeParams {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;
+};
+struct cudaMemFreeNodeParams {
+  void* dptr;
+};
+enum cudaGraphMemAttributeType {
+  cudaGraphMemAttrUsedMemCurrent = 0x0,
+  cudaGraphMemAttrUsedMemHigh = 0x1,
+  cudaGraphMemAttrReservedMemCurrent = 0x2,
+  cudaGraphMemAttrReservedMemHigh = 0x3
+};
+
 enum cudaUserObjectFlags { cudaUserObjectNoDestructorSync = 0x1 };
 enum cudaUserObjectRetainFlags { cudaGraphUserObjectMove = 0x1 };
 
@@ -218,6 +236,17 @@ cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t* p
 
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
                                   size_t numDependencies);
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                     struct cudaMemAllocNodeParams* nodeParams);
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams* params_out);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t* pDependencies, size_t numDependencies, void* dptr);
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptr_out);
+cudaError_t cudaDeviceGraphMemTrim(int device);
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void* value);
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void* value);
 
 cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                         const cudaGraphNode_t* pDependencies, size_t numDependencies,
