@@ -26,6 +26,12 @@ static void expect(bool ok, const char* what) {
   }
 }
 
+// Launched only through cudaLaunchKernel with a `const void*`: never by <<<>>> or its type.
+__global__ void offsetByBlock(const float* in, float* out, float factor, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] * factor + static_cast<float>(blockIdx.x);
+}
+
 __global__ void scale(const float* in, float* out, float factor, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) out[i] = in[i] * factor;
@@ -233,6 +239,18 @@ int main() {
   }
   fetch();
   expect(all([&](int i) { return hx[i] * 1.25f; }), "cudaLaunchKernel with a typed kernel pointer");
+
+  poison();
+  {
+    // As CUDA's samples write it: the kernel as a const void*, which only its definition made known.
+    float factor = -0.75f;
+    int n = kN;
+    void* args[] = {&dx, &dout, &factor, &n};
+    CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(offsetByBlock), dim3(kGrid), dim3(kBlock), args, 0, stream));
+  }
+  fetch();
+  expect(all([&](int i) { return hx[i] * -0.75f + static_cast<float>(i / kBlock); }),
+         "cudaLaunchKernel with the kernel as a void pointer");
 
   poison();
   {

@@ -157,6 +157,7 @@ class Rewriter {
     mark_directives();
     for (std::size_t i = 0; i < t_.size(); ++i) {
       if (punct(i, '{')) {
+        if (!in_function() && !in_directive_[i]) kernel_definition(i);
         scopes_.push_back(opens_namespace(i));
         const Code parent = code_.empty() ? Code::host : code_.back();
         code_.push_back(parent != Code::host ? parent : code_of_head(i));
@@ -173,6 +174,8 @@ class Rewriter {
         launch(i);
       } else if (ident(i, "extern") && declares_shared(i)) {
         i = extern_shared(i);
+      } else if (memory_space(i) && ident(i + 1, "alignas") && punct(i + 2, '(')) {
+        alignas_first(i);
       } else if (ident(i, "__noinline__") && !(i > 0 && punct(i - 1, '('))) {
         edits_.push_back({t_[i].begin, t_[i].end, "__attribute__((noinline))"});
       }
@@ -416,6 +419,80 @@ class Rewriter {
     }
     edits_.push_back({t_[i].begin, t_[semi].end, replacement});
     return semi;
+  }
+
+  // ---- kernels defined in the file ----
+
+  // A non-template __global__ function defined at namespace scope, the `{` of its body at i: after
+  // the body comes GPULAB_SIM_KERNEL_DEFINED(name, (parameters)) (cuda_runtime.h), which tells the
+  // simulator the kernel's parameter types before main runs, so that the calls that name a kernel by
+  // its address alone (cudaLaunchKernel, cudaLaunchCooperativeKernel, cudaGraphAddKernelNode with a
+  // `(void*)kernel`) find it. Nothing is added on a new line, so line numbers stay.
+  void kernel_definition(std::size_t open) {
+    // The parameter list: the last (...) before the `{` whose `(` follows a name (not an attribute's).
+    std::size_t close = open;
+    std::size_t params_open = std::string::npos;
+    while (close-- > 0) {
+      if (punct(close, ';') || punct(close, '}') || punct(close, '{')) return;
+      if (!punct(close, ')')) continue;
+      const std::size_t o = match_back(close, '(', ')');
+      if (o == std::string::npos || o == 0) return;
+      if (t_[o - 1].kind == Kind::identifier && !is_attribute_word(text(o - 1))) {
+        params_open = o;
+        break;
+      }
+      close = o;
+    }
+    if (params_open == std::string::npos) return;
+    const std::size_t name = params_open - 1;
+    bool global = false;
+    for (std::size_t k = name; k-- > 0;) {
+      if (punct(k, ';') || punct(k, '}') || punct(k, '{') || in_directive_[k]) break;
+      if (ident(k, "template") || punct2(k, "::") || ident(k, "operator")) return;  // templates, members
+      if (ident(k, "__global__")) global = true;
+    }
+    if (!global || punct2(name - 1, "::")) return;
+    // The parameters' types for a function pointer type: the tokens without default arguments.
+    std::string types = "(";
+    int depth = 0;
+    bool in_default = false;
+    for (std::size_t k = params_open + 1; k < close; ++k) {
+      if (punct(k, '(') || punct(k, '[') || punct(k, '{') || punct(k, '<')) ++depth;
+      if (punct(k, ')') || punct(k, ']') || punct(k, '}') || punct(k, '>')) --depth;
+      if (depth == 0 && punct(k, '=')) in_default = true;
+      if (depth == 0 && punct(k, ',')) in_default = false;
+      if (in_default) continue;
+      if (types.size() > 1) types += ' ';
+      types += text(k);
+    }
+    types += ')';
+    const std::size_t body_end = closing_bracket(open);
+    if (body_end == std::string::npos) return;
+    edits_.push_back({t_[body_end].end, t_[body_end].end,
+                      " GPULAB_SIM_KERNEL_DEFINED(" + std::string(text(name)) + ", " + types + ")"});
+    ++r_.kernels_defined;
+  }
+
+  static bool is_attribute_word(std::string_view w) {
+    return w == "__launch_bounds__" || w == "__attribute__" || w == "alignas" || w == "__declspec" ||
+           w == "__align__" || w == "__cluster_dims__" || w == "__maxnreg__" || w == "decltype";
+  }
+
+  // ---- memory-space qualifiers before alignas ----
+
+  bool memory_space(std::size_t i) const {
+    return ident(i, "__shared__") || ident(i, "__device__") || ident(i, "__constant__") || ident(i, "__managed__");
+  }
+  // `__shared__ alignas(16) float a[...]`, which nvcc takes: the simulator's __shared__ is a storage
+  // class (thread_local), and C++ wants alignas before the decl-specifiers, so alignas(...) moves in
+  // front of the qualifier.
+  void alignas_first(std::size_t i) {
+    const std::size_t close = closing_bracket(i + 2);
+    if (close == std::string::npos) return;
+    const std::string spec(s_.substr(t_[i + 1].begin, t_[close].end - t_[i + 1].begin));
+    if (spec.find('\n') != std::string::npos) return;  // keep the lines: leave a split one alone
+    edits_.push_back({t_[i].begin, t_[i].begin, spec + " "});
+    edits_.push_back({t_[i + 1].begin, t_[close].end, ""});
   }
 
   // ---- inline PTX: asm statements in device code ----
@@ -785,8 +862,11 @@ RewriteResult rewrite_cuda_source(std::string_view source, std::string_view path
   RewriteResult result;
   std::vector<Token> tokens = Lexer(source).run(result.errors);
   std::vector<Edit> edits = Rewriter(source, std::move(tokens), result, line_directive_path(path), includes).run();
-  // nvcc includes cuda_runtime.h before the program; so does the rewritten file.
-  result.text = "#include <cuda_runtime.h>\n#line 1 \"" + line_directive_path(path) + "\"\n";
+  // nvcc includes cuda_runtime.h before the program; so does the rewritten file. Then __CUDA_ARCH__ is
+  // the sim device's, 900: the one compilation of a .cu file here is its device pass as much as its
+  // host pass, and device code written `#if __CUDA_ARCH__ >= 700 ... #endif` must be there (host-only
+  // code in `#ifndef __CUDA_ARCH__` is not; docs/simulator.md says so).
+  result.text = "#include <cuda_runtime.h>\n#define __CUDA_ARCH__ 900\n#line 1 \"" + line_directive_path(path) + "\"\n";
   std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
   std::size_t at = 0;
   for (const Edit& e : edits) {

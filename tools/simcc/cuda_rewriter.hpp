@@ -31,6 +31,7 @@ struct RewriteResult {
   std::vector<RewriteError> errors;  // constructs it cannot rewrite; the build must fail on any
   int launches = 0;                  // <<<>>> launches rewritten
   int inline_asm = 0;                // asm statements of PTX rewritten into the simulator's interpreter
+  int kernels_defined = 0;           // non-template __global__ definitions registered by their type
 };
 
 // Given the file name of a `#include "name"` as written, the path to include instead (a rewritten

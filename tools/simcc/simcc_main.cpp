@@ -496,8 +496,8 @@ int main(int argc, char** argv) {
                                    "-Wno-unknown-pragmas", "-pthread"};
   // nvcc's macros for every input it hands the host compiler (.cu, .cpp and .c alike): the version of
   // the CUDA API, and the architecture list of the code (the sim device's, whatever -arch says).
-  // __CUDACC__ is for .cu files alone, and __CUDA_ARCH__ is never defined: as in nvcc's host pass,
-  // kernels are compiled as host code (gpulab's own headers put GPULAB_SIM before __CUDACC__).
+  // __CUDACC__ is for .cu files alone (gpulab's own headers put GPULAB_SIM before __CUDACC__), and so
+  // is __CUDA_ARCH__, which the rewritten file defines after cuda_runtime.h (cuda_rewriter.cpp).
   const std::vector<std::string> nvcc_macros = {
       "-D__NVCC__=1",
       "-D__CUDACC_VER_MAJOR__=" + std::to_string(cuda_major),

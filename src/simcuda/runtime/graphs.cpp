@@ -156,13 +156,6 @@ const gpulab::detail::KernelRecord& kernel_of_address(const void* func, const ch
   return *record;
 }
 
-const gpulab::sim::KernelEntry& entry_of(const gpulab::detail::KernelRecord& kernel) {
-  for (const auto backend : {gpulab::detail::KernelBackend::sim_checked, gpulab::detail::KernelBackend::sim}) {
-    if (const void* e = kernel.entry[static_cast<int>(backend)]) return *static_cast<const gpulab::sim::KernelEntry*>(e);
-  }
-  throw ApiError(cudaErrorInvalidDeviceFunction, fmt::format("kernel {} has no version compiled for the simulator", kernel.name));
-}
-
 void check_configuration(dim3 grid, dim3 block, std::size_t shared_bytes, const char* kernel, const char* call) {
   LaunchConfig config;
   config.grid = Dim3(grid.x, grid.y, grid.z);

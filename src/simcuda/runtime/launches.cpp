@@ -8,8 +8,10 @@
 #include <new>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
+#include <typeinfo>
 
 #include <fmt/format.h>
 
@@ -18,6 +20,7 @@
 #include <gpulab/sim/checks.hpp>
 #include <gpulab/sim/cuda/gpulab_cuda_launch.hpp>
 #include <gpulab/sim/detail/host_thread.hpp>
+#include <gpulab/sim/detail/kernel_entry.hpp>
 
 #include "sim/engine/device_limits.hpp"
 #include "sim/engine/resident_blocks.hpp"
@@ -67,6 +70,13 @@ const gpulab::detail::KernelRecord& register_kernel(const void* function, const 
   r.placeholder = is_placeholder_name(name);
   if (r.record == nullptr) throw std::bad_alloc();
   return *r.record;
+}
+
+const gpulab::sim::KernelEntry& entry_of(const gpulab::detail::KernelRecord& kernel) {
+  for (const auto backend : {gpulab::detail::KernelBackend::sim_checked, gpulab::detail::KernelBackend::sim}) {
+    if (const void* e = kernel.entry[static_cast<int>(backend)]) return *static_cast<const gpulab::sim::KernelEntry*>(e);
+  }
+  throw ApiError(cudaErrorInvalidDeviceFunction, fmt::format("kernel {} has no version compiled for the simulator", kernel.name));
 }
 
 const gpulab::detail::KernelRecord* find_registered(const void* function) {
@@ -177,35 +187,46 @@ cudaError_t unsupported_attribute(const char* call, int attr) {
 
 using namespace gpulab::sim::cuda::detail;  // NOLINT: the API below is CUDA's, at global scope
 
-// The untyped form: the parameter types are unknown, so the arguments cannot be copied for the launch.
-cudaError_t cudaLaunchKernel(const void* func, dim3, dim3, void**, std::size_t, cudaStream_t) {
+namespace {
+
+// The untyped forms (a kernel as a `const void*`, arguments as CUDA's void**): the kernel must be one
+// the simulator knows, which every non-template __global__ function defined in a file gpulab-simcc
+// compiled is (and any other once launched or named by its type); its entry copies the arguments.
+cudaError_t launch_untyped(const char* call, const void* func, dim3 grid, dim3 block, void** args,
+                           std::size_t shared_bytes, cudaStream_t stream, bool cooperative) {
   const gpulab::detail::KernelRecord* record = find_registered(func);
   if (record == nullptr) {
-    return api_call("cudaLaunchKernel", [] {
+    return api_call(call, [&] {
       throw ApiError(cudaErrorInvalidDeviceFunction,
-                     "a kernel passed as a void pointer must have been launched or named before in the program; pass "
-                     "the kernel itself (the typed overload) instead");
+                     fmt::format("{}: the kernel at {} is unknown to the simulator: a template kernel passed as a void "
+                                 "pointer must have been launched or named by its type before; or pass the kernel "
+                                 "itself (the typed overload)",
+                                 call, func));
     });
   }
-  return api_call("cudaLaunchKernel", [&] {
-    throw Unsupported(fmt::format("cudaLaunchKernel with kernel {} passed as a void pointer (its parameter types are "
-                                  "unknown); pass the kernel itself",
-                                  record->name));
+  std::unique_ptr<gpulab::sim::ArgStorage> copied;
+  static void* const no_arguments[1] = {nullptr};
+  const cudaError_t code = api_call(call, [&] {
+    if (args == nullptr && *record->signature != typeid(void())) {
+      throw ApiError(cudaErrorInvalidValue, fmt::format("{}: kernel {} takes parameters but args is null", call, record->name));
+    }
+    copied.reset(entry_of(*record).clone_args(args != nullptr ? args : no_arguments));
   });
+  if (code != cudaSuccess) return code;
+  return launch(*record, grid, block, shared_bytes, stream, copied->pointers(), nullptr, 0,
+                record->has(gpulab::detail::KernelBackend::sim_checked), cooperative);
 }
 
-cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3, dim3, void**, std::size_t, cudaStream_t) {
-  const gpulab::detail::KernelRecord* record = find_registered(func);
-  return api_call("cudaLaunchCooperativeKernel", [&] {
-    if (record == nullptr) {
-      throw ApiError(cudaErrorInvalidDeviceFunction,
-                     "a kernel passed as a void pointer must have been launched or named before in the program; pass "
-                     "the kernel itself (the typed overload) instead");
-    }
-    throw Unsupported(fmt::format("cudaLaunchCooperativeKernel with kernel {} passed as a void pointer (its parameter "
-                                  "types are unknown); pass the kernel itself",
-                                  record->name));
-  });
+}  // namespace
+
+cudaError_t cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, std::size_t sharedMem,
+                             cudaStream_t stream) {
+  return launch_untyped("cudaLaunchKernel", func, gridDim, blockDim, args, sharedMem, stream, false);
+}
+
+cudaError_t cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                        std::size_t sharedMem, cudaStream_t stream) {
+  return launch_untyped("cudaLaunchCooperativeKernel", func, gridDim, blockDim, args, sharedMem, stream, true);
 }
 
 cudaError_t cudaFuncSetAttribute(const void* func, cudaFuncAttribute attr, int value) {

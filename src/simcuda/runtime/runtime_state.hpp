@@ -33,6 +33,13 @@ struct CUevent_st {
   bool recorded = false;
 };
 
+namespace gpulab::detail {
+struct KernelRecord;
+}
+namespace gpulab::sim {
+struct KernelEntry;
+}
+
 namespace gpulab::sim::cuda::detail {
 
 // A call the simulator does not support (or not with these arguments): reported on stderr, naming it,
@@ -159,6 +166,9 @@ void note_once(const char* name, const char* meaning) noexcept;
 
 // Throws ApiError(cudaErrorInvalidValue, what) unless `condition`.
 void require(bool condition, const char* what);
+// The simulator's compiled entry of a kernel (checked first, where it was built with -G); it knows the
+// kernel's parameter types, so it copies arguments given as CUDA's void** (launches.cpp).
+const gpulab::sim::KernelEntry& entry_of(const gpulab::detail::KernelRecord& kernel);
 // Throws ApiError(cudaErrorInvalidDevice) naming `call` unless `device` is 0, the one device.
 void check_device(int device, const char* call);
 // An event handle cudaEventCreate made (else ApiError(cudaErrorInvalidResourceHandle)).

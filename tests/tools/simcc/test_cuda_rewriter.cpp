@@ -17,7 +17,7 @@ using gpulab::simcc::rewrite_cuda_source;
 std::string body(const std::string& source) {
   const auto r = rewrite_cuda_source(source, "/src/p.cu");
   EXPECT_TRUE(r.errors.empty()) << (r.errors.empty() ? "" : r.errors.front().message);
-  const std::string prelude = "#include <cuda_runtime.h>\n#line 1 \"/src/p.cu\"\n";
+  const std::string prelude = "#include <cuda_runtime.h>\n#define __CUDA_ARCH__ 900\n#line 1 \"/src/p.cu\"\n";
   EXPECT_EQ(r.text.substr(0, prelude.size()), prelude);
   return r.text.substr(prelude.size());
 }
@@ -90,7 +90,7 @@ TEST(CudaRewriter, KeepsLinesOfMultiLineLaunches) {
 TEST(CudaRewriter, ExternSharedInAFunctionBecomesAReferenceToTheBlocksMemory) {
   EXPECT_EQ(body("__global__ void k() {\n  extern __shared__ __align__(16) float s[];\n  s[0] = 1;\n}\n"),
             "__global__ void k() {\n  float (&s)[] = (*reinterpret_cast<float(*)[]>(::gpulab::sim::dynamic_shared_memory()));"
-            "\n  s[0] = 1;\n}\n");
+            "\n  s[0] = 1;\n} GPULAB_SIM_KERNEL_DEFINED(k, ())\n");
 }
 
 TEST(CudaRewriter, ExternSharedAtNamespaceScopeBecomesAMacroAndKeepsLines) {
@@ -123,7 +123,7 @@ TEST(CudaRewriter, InlinePtxSectionsAndQualifiers) {
   // No outputs (the `::` token is two separators), clobbers dropped, volatile and __volatile__.
   EXPECT_EQ(body("__global__ void k(int* p, int v) { asm volatile(\"st.global.u32 [%0], %1;\" :: \"l\"(p), \"r\"(v) : \"memory\"); }"),
             "__global__ void k(int* p, int v) { ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(\"st.global.u32 [%0], %1;\", "
-            "\"l,r\") , ::gpulab::sim::ptx::in<'l'>(p), ::gpulab::sim::ptx::in<'r'>(v)  ); }");
+            "\"l,r\") , ::gpulab::sim::ptx::in<'l'>(p), ::gpulab::sim::ptx::in<'r'>(v)  ); } GPULAB_SIM_KERNEL_DEFINED(k, (int * p , int v))");
   EXPECT_EQ(body("__device__ void f() { __asm__ __volatile__(\"membar.gl;\" ::: \"memory\"); }"),
             "__device__ void f() { ::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(\"membar.gl;\", \"\")  ); }");
   // A basic statement (no colons) has no % escapes: the parser is told so with a null description.
@@ -250,3 +250,26 @@ TEST(CudaRewriter, NoinlineBecomesTheAttribute) {
 }
 
 }  // namespace
+
+TEST(CudaRewriter, KernelDefinitionsAreRegisteredByTheirParameterTypes) {
+  // A plain kernel, one with a default argument and a launch bound, one in a namespace: each gets its
+  // registration after the body, on the same line.
+  EXPECT_EQ(body("__global__ void k(float* x, int n) { x[0] = n; }"),
+            "__global__ void k(float* x, int n) { x[0] = n; } GPULAB_SIM_KERNEL_DEFINED(k, (float * x , int n))");
+  EXPECT_EQ(body("__global__ void __launch_bounds__(256) d(int n = 3,\n  const float* __restrict__ p) {}"),
+            "__global__ void __launch_bounds__(256) d(int n = 3,\n  const float* __restrict__ p) {} "
+            "GPULAB_SIM_KERNEL_DEFINED(d, (int n , const float * __restrict__ p))");
+  EXPECT_EQ(body("namespace ns { extern \"C\" __global__ void e() {} }"),
+            "namespace ns { extern \"C\" __global__ void e() {} GPULAB_SIM_KERNEL_DEFINED(e, ()) }");
+  // Templates, declarations, device functions, members and host code are left alone.
+  for (const char* left : {"template <class T> __global__ void t(T x) {}", "__global__ void p(int);",
+                           "__device__ int f(int x) { return x; }", "struct S { __global__ static void m() {} };",
+                           "void __global__S::m() {}", "int main() { return 0; }"}) {
+    EXPECT_EQ(body(left), left);
+  }
+}
+
+TEST(CudaRewriter, AlignasMovesBeforeAMemorySpace) {
+  EXPECT_EQ(body("__shared__ alignas(alignof(float4)) float a[4][8];"), "alignas(alignof(float4)) __shared__  float a[4][8];");
+  EXPECT_EQ(body("__device__ alignas(16) int b[3];"), "alignas(16) __device__  int b[3];");
+}

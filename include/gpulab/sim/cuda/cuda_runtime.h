@@ -187,9 +187,26 @@ void operator->*(detail::KernelSelector<Select>&& kernel, PendingLaunch<A...>&& 
 #define __grid_constant__
 #endif
 
-namespace gpulab::sim::cuda {
+namespace gpulab::sim::cuda::detail {
 
-}  // namespace gpulab::sim::cuda
+// A kernel defined in the file: known by its address from before main (GPULAB_SIM_KERNEL_DEFINED).
+template <class... P>
+bool kernel_defined(void (*kernel)(P...), const char* name, const char* file) {
+  record_for(kernel, name, file);
+  return true;
+}
+
+}  // namespace gpulab::sim::cuda::detail
+
+// gpulab-simcc writes this after the body of every non-template __global__ function defined at
+// namespace scope, with the parameter list as written (default arguments dropped), so that a call
+// naming the kernel by a `const void*` (cudaLaunchKernel, cudaLaunchCooperativeKernel, a graph's
+// kernel node) finds its parameter types, as CUDA's registration of every kernel at load does.
+#define GPULAB_SIM_KERNEL_DEFINED_NAME2(a, b) a##b
+#define GPULAB_SIM_KERNEL_DEFINED_NAME(a, b) GPULAB_SIM_KERNEL_DEFINED_NAME2(a, b)
+#define GPULAB_SIM_KERNEL_DEFINED(name, parameters)                                                      \
+  [[maybe_unused]] static const bool GPULAB_SIM_KERNEL_DEFINED_NAME(gpulab_sim_kernel_defined_, __COUNTER__) = \
+      ::gpulab::sim::cuda::detail::kernel_defined(static_cast<void(*) parameters>(&name), #name, __FILE__);
 
 // ---- the typed runtime templates (CUDA's cuda_runtime.h has them too) ------------------------------------------------
 namespace gpulab::sim::cuda::detail {
