@@ -17,6 +17,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -467,5 +468,108 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc* pResDesc, cudaSur
                           surfObject));
     }
     *pResDesc = it->second;
+  });
+}
+
+// ---- texture references (cuda_texture_types.h) -----------------------------------------------------------------
+// Binding makes a texture object of the reference's settings and resource, kept in the reference;
+// rebinding or unbinding destroys the previous one. Offsets are 0: a texture object reads from any
+// address the runtime accepts, so nothing is rounded down to an alignment.
+
+namespace {
+
+cudaTextureDesc texture_desc_of(const textureReference& ref) {
+  cudaTextureDesc d{};
+  for (int i = 0; i < 3; ++i) d.addressMode[i] = ref.addressMode[i];
+  d.filterMode = ref.filterMode;
+  d.readMode = ref.gpulabReadMode;
+  d.sRGB = ref.sRGB;
+  d.normalizedCoords = ref.normalized;
+  d.maxAnisotropy = ref.maxAnisotropy;
+  d.mipmapFilterMode = ref.mipmapFilterMode;
+  d.mipmapLevelBias = ref.mipmapLevelBias;
+  d.minMipmapLevelClamp = ref.minMipmapLevelClamp;
+  d.maxMipmapLevelClamp = ref.maxMipmapLevelClamp;
+  d.disableTrilinearOptimization = ref.disableTrilinearOptimization;
+  return d;
+}
+
+// Binds `texref` to `resource` (its previous binding released); the reference is the program's
+// variable, which CUDA's API passes as const although binding changes it.
+cudaError_t bind_reference(const char* call, std::size_t* offset, const textureReference* texref,
+                           const cudaResourceDesc& resource) {
+  note_once(call, "belongs to the texture reference API, which CUDA 12 removed; the simulator keeps it");
+  if (texref == nullptr) {
+    return api_call(call, [] { throw ApiError(cudaErrorInvalidTexture, "texref is null"); });
+  }
+  auto* ref = const_cast<textureReference*>(texref);
+  if (ref->gpulabObject != 0) {
+    const cudaError_t err = cudaDestroyTextureObject(ref->gpulabObject);
+    ref->gpulabObject = 0;
+    if (err != cudaSuccess) return err;
+  }
+  const cudaTextureDesc desc = texture_desc_of(*ref);
+  cudaTextureObject_t object = 0;
+  const cudaError_t err = cudaCreateTextureObject(&object, &resource, &desc, nullptr);
+  if (err != cudaSuccess) return err;
+  ref->gpulabObject = object;
+  if (offset != nullptr) *offset = 0;
+  return cudaSuccess;
+}
+
+}  // namespace
+
+cudaError_t cudaBindTexture(std::size_t* offset, const textureReference* texref, const void* devPtr,
+                            const cudaChannelFormatDesc* desc, std::size_t size) {
+  cudaResourceDesc r{};
+  r.resType = cudaResourceTypeLinear;
+  r.res.linear.devPtr = const_cast<void*>(devPtr);
+  r.res.linear.desc = desc != nullptr ? *desc : (texref != nullptr ? texref->channelDesc : cudaChannelFormatDesc{});
+  if (size == ~std::size_t{0}) {
+    // CUDA's default size, "all of it": the rest of the allocation devPtr points into.
+    std::uintptr_t begin = 0;
+    const DeviceAllocation* a = state().allocation_of(devPtr, &begin);
+    size = a == nullptr ? 0 : a->bytes - (reinterpret_cast<std::uintptr_t>(devPtr) - begin);
+  }
+  r.res.linear.sizeInBytes = size;
+  return bind_reference("cudaBindTexture", offset, texref, r);
+}
+
+cudaError_t cudaBindTexture2D(std::size_t* offset, const textureReference* texref, const void* devPtr,
+                              const cudaChannelFormatDesc* desc, std::size_t width, std::size_t height,
+                              std::size_t pitch) {
+  cudaResourceDesc r{};
+  r.resType = cudaResourceTypePitch2D;
+  r.res.pitch2D.devPtr = const_cast<void*>(devPtr);
+  r.res.pitch2D.desc = desc != nullptr ? *desc : (texref != nullptr ? texref->channelDesc : cudaChannelFormatDesc{});
+  r.res.pitch2D.width = width;
+  r.res.pitch2D.height = height;
+  r.res.pitch2D.pitchInBytes = pitch;
+  return bind_reference("cudaBindTexture2D", offset, texref, r);
+}
+
+cudaError_t cudaBindTextureToArray(const textureReference* texref, cudaArray_const_t array,
+                                   const cudaChannelFormatDesc*) {
+  cudaResourceDesc r{};
+  r.resType = cudaResourceTypeArray;
+  r.res.array.array = const_cast<cudaArray_t>(array);
+  return bind_reference("cudaBindTextureToArray", nullptr, texref, r);
+}
+
+cudaError_t cudaUnbindTexture(const textureReference* texref) {
+  note_once("cudaUnbindTexture", "belongs to the texture reference API, which CUDA 12 removed; the simulator keeps it");
+  if (texref == nullptr) return api_call("cudaUnbindTexture", [] { throw ApiError(cudaErrorInvalidTexture, "texref is null"); });
+  auto* ref = const_cast<textureReference*>(texref);
+  const cudaTextureObject_t object = std::exchange(ref->gpulabObject, 0);
+  return object == 0 ? cudaSuccess : cudaDestroyTextureObject(object);
+}
+
+cudaError_t cudaGetTextureAlignmentOffset(std::size_t* offset, const textureReference* texref) {
+  return api_call("cudaGetTextureAlignmentOffset", [&] {
+    require(offset != nullptr, "offset is null");
+    if (texref == nullptr || texref->gpulabObject == 0) {
+      throw ApiError(cudaErrorInvalidTextureBinding, "the texture reference is not bound");
+    }
+    *offset = 0;
   });
 }

@@ -7,8 +7,8 @@
 
    A texture or surface object is the address of a descriptor the runtime keeps in the sim device's
    memory, so that kernels read it as they read any device data (and memcheck reports a kernel that
-   uses one after cudaDestroyTextureObject). CUDA 12 removed texture and surface references
-   (texture<T, dim, mode>, cudaBindTexture, ...): naming one stops the build with the reason. */
+   uses one after cudaDestroyTextureObject). CUDA 12 removed texture and surface references; texture
+   references (texture<T, dim, mode>, cudaBindTexture, ...) are kept, surface references stop the build. */
 #ifndef GPULAB_RUNTIME_TEXTURES_H
 #define GPULAB_RUNTIME_TEXTURES_H
 
@@ -173,9 +173,37 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject, const stru
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject);
 cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc, cudaSurfaceObject_t surfObject);
 
-/* ---- texture and surface references: removed by CUDA 12 ------------------------------------------------
-   Declared to take anything, so that the call compiles up to the point where the compiler emits it, and
-   then stops the build naming the call and its replacement. */
+/* ---- texture references: removed by CUDA 12, kept for the code written for them ---------------------
+   A reference (CUDA 11's fields) is bound to linear, pitched or array memory; binding makes a texture
+   object of the reference's settings, and each fetch reads the reference's filter, address and
+   normalized settings again, as a launch reads them on a GPU. Each call notes once on stderr that CUDA
+   12 removed it. Surface references, cudaGetTextureReference and mipmapped bindings stop the build. */
+struct textureReference {
+  int normalized;
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureAddressMode addressMode[3];
+  struct cudaChannelFormatDesc channelDesc;
+  int sRGB;
+  unsigned int maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias;
+  float minMipmapLevelClamp;
+  float maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  /* The simulator's: the reference's read mode (texture<>'s argument) and its binding's object. */
+  enum cudaTextureReadMode gpulabReadMode;
+  cudaTextureObject_t gpulabObject;
+};
+
+cudaError_t cudaBindTexture(size_t* offset, const struct textureReference* texref, const void* devPtr,
+                            const struct cudaChannelFormatDesc* desc, size_t size GPULAB_DV(~(size_t)0));
+cudaError_t cudaBindTexture2D(size_t* offset, const struct textureReference* texref, const void* devPtr,
+                              const struct cudaChannelFormatDesc* desc, size_t width, size_t height, size_t pitch);
+cudaError_t cudaBindTextureToArray(const struct textureReference* texref, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc* desc);
+cudaError_t cudaUnbindTexture(const struct textureReference* texref);
+cudaError_t cudaGetTextureAlignmentOffset(size_t* offset, const struct textureReference* texref);
+
 #ifdef __cplusplus
 #define GPULAB_TEXTURE_REFERENCE_PARAMETERS (...)
 #else
@@ -183,16 +211,11 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc, 
 #endif
 #define GPULAB_TEXTURE_REFERENCE_REFUSED(name, instead)                                                       \
   cudaError_t name GPULAB_TEXTURE_REFERENCE_PARAMETERS __attribute__((error(                                  \
-      "gpulab-simcc: " #name " belongs to the texture and surface reference API, which CUDA 12 removed: " \
-      instead)));
-GPULAB_TEXTURE_REFERENCE_REFUSED(cudaBindTexture, "create a texture object of a cudaResourceTypeLinear resource")
-GPULAB_TEXTURE_REFERENCE_REFUSED(cudaBindTexture2D, "create a texture object of a cudaResourceTypePitch2D resource")
-GPULAB_TEXTURE_REFERENCE_REFUSED(cudaBindTextureToArray, "create a texture object of a cudaResourceTypeArray resource")
+      "gpulab-simcc: " #name " belongs to the texture and surface reference API, which CUDA 12 removed and "  \
+      "the simulator does not keep: " instead)));
 GPULAB_TEXTURE_REFERENCE_REFUSED(cudaBindTextureToMipmappedArray,
                                  "create a texture object of a cudaResourceTypeMipmappedArray resource")
-GPULAB_TEXTURE_REFERENCE_REFUSED(cudaUnbindTexture, "destroy the texture object (cudaDestroyTextureObject)")
-GPULAB_TEXTURE_REFERENCE_REFUSED(cudaGetTextureAlignmentOffset, "texture objects need no offset")
-GPULAB_TEXTURE_REFERENCE_REFUSED(cudaGetTextureReference, "use texture objects (cudaCreateTextureObject)")
+GPULAB_TEXTURE_REFERENCE_REFUSED(cudaGetTextureReference, "bind the texture<> variable itself")
 GPULAB_TEXTURE_REFERENCE_REFUSED(cudaBindSurfaceToArray, "create a surface object (cudaCreateSurfaceObject)")
 GPULAB_TEXTURE_REFERENCE_REFUSED(cudaGetSurfaceReference, "use surface objects (cudaCreateSurfaceObject)")
 #undef GPULAB_TEXTURE_REFERENCE_REFUSED

@@ -348,9 +348,8 @@ inline FacePoint cube_face(float x, float y, float z) {
 }
 
 // Every fetch but tex1Dfetch and tex2Dgather: the object checked for `shape`, then sampled.
-inline Sample fetch(cudaTextureObject_t object, Shape shape, float x, float y, float z, int layer, float lambda,
-                    const char* function, const Where& where) {
-  const TextureObject& t = texture_of(object, shape, function, where);
+inline Sample fetch_object(const TextureObject& t, Shape shape, float x, float y, float z, int layer, float lambda,
+                           const char* function, const Where& where) {
   Addressing a = addressing_of(t);
   switch (shape) {
     case Shape::one_d: return sample_levels(t, a, 1, x, 0, 0, 0, lambda);
@@ -370,15 +369,22 @@ inline Sample fetch(cudaTextureObject_t object, Shape shape, float x, float y, f
   fetch_fault(function, "internal: a fetch of linear memory outside tex1Dfetch", where);
 }
 
+inline Sample fetch(cudaTextureObject_t object, Shape shape, float x, float y, float z, int layer, float lambda,
+                    const char* function, const Where& where) {
+  return fetch_object(texture_of(object, shape, function, where), shape, x, y, z, layer, lambda, function, where);
+}
+
 // tex1Dfetch: element x of linear memory, no filtering; out of range reads 0.
-inline Sample fetch_linear(cudaTextureObject_t object, int x, const Where& where) {
-  const TextureObject& t = texture_of(object, Shape::linear, "tex1Dfetch", where);
+inline Sample fetch_linear_object(const TextureObject& t, int x) {
   if (x < 0 || static_cast<std::uint32_t>(x) >= t.level[0].width) {
     Sample s{};
     s.is_float = returns_float(t);
     return s;
   }
   return read_texel(t, t.level[0], x, 0, 0);
+}
+inline Sample fetch_linear(cudaTextureObject_t object, int x, const Where& where) {
+  return fetch_linear_object(texture_of(object, Shape::linear, "tex1Dfetch", where), x);
 }
 
 // tex2Dgather: component `comp` of the four texels linear filtering would blend, in CUDA's order
@@ -502,6 +508,8 @@ inline T as_result(const Sample& s) {
 // ---- the fetches ------------------------------------------------------------------------------------------
 // Each takes, last, the call site (a default argument), so that a fault names the kernel's line.
 #define GPULAB_TEX_WHERE const std::source_location where = std::source_location::current()
+// For cuda_texture_types.h: the fetches of texture references are built on these.
+#define GPULAB_SIM_HAVE_TEXTURE_FETCH 1
 #define GPULAB_TEX ::gpulab::sim::textures::detail
 #define GPULAB_TEX_SHAPE ::gpulab::sim::textures::Shape
 
