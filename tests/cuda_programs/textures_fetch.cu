@@ -300,7 +300,7 @@ static void check_layered_cubemap() {
   {
     const int w = 19, layers = 3, n = 800;
     std::vector<int> texels(w * layers);
-    for (int& v : texels) v = static_cast<int>(rng.next()) - (1 << 30);
+    for (int& v : texels) v = static_cast<int>(rng.next());  // every int, negative ones too (C++20 wraps)
     const cudaChannelFormatDesc desc = cudaCreateChannelDesc<int>();
     cudaArray_t a;
     CHECK(cudaMalloc3DArray(&a, &desc, make_cudaExtent(w, 0, layers), cudaArrayLayered));

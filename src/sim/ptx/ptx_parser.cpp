@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -1570,7 +1572,17 @@ std::string instruction_context(const Program& p, const Instr& in) {
 const char* program_refusal(const Program& program) { return program.error.empty() ? nullptr : program.error.c_str(); }
 
 const Program& parse_program(const char* text, const char* operands, const std::source_location& where) {
-  auto* p = new Program;  // one per asm statement, for the life of the process
+  // One program per asm statement, kept for the life of the process: the statement's call site holds a
+  // reference in a function-local static. The registry owns them, so that a caller which parses the same
+  // text again (a test of refusals) holds nothing that the leak checker would call lost. The registry is
+  // never destroyed, since kernels on other threads may still run asm statements while the process exits.
+  static std::mutex registry_mutex;
+  static auto* registry = new std::vector<std::unique_ptr<Program>>;
+  Program* p = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(registry_mutex);
+    p = registry->emplace_back(std::make_unique<Program>()).get();
+  }
   p->where = where;
   p->site = fmt::format("{}:{}", where.file_name(), where.line());
   try {
