@@ -43,6 +43,14 @@ struct MemcpyNodeData {
   cudaMemcpy3DParms params{};
 };
 
+// A conditional node's handle (graph_conditionals.cpp): the value kernels set, shared by the graph that
+// made it, its clones and instantiations, since the handle travels as a kernel argument's value.
+struct ConditionalHandle {
+  std::atomic<unsigned> value{0};
+  unsigned default_value = 0;
+  bool assign_default = false;  // cudaGraphCondAssignDefault: value = default_value as each launch begins
+};
+
 }  // namespace gpulab::sim::cuda::detail
 
 struct CUuserObject_st {
@@ -63,6 +71,11 @@ struct CUgraphNode_st {
   std::unique_ptr<CUgraph_st> child;  // child graph nodes: the node's own copy of the graph
   // Memory alloc and free nodes: the allocation, shared with the node's copies.
   std::shared_ptr<gpulab::sim::cuda::detail::GraphAllocation> allocation;
+  // Conditional nodes: the kind, the handle and the bodies (owned by the node, as child graphs are).
+  cudaGraphConditionalNodeType condition_type = cudaGraphCondTypeIf;
+  std::shared_ptr<gpulab::sim::cuda::detail::ConditionalHandle> condition;
+  std::vector<std::unique_ptr<CUgraph_st>> bodies;
+  std::vector<cudaGraph_t> body_handles;  // what cudaConditionalNodeParams::phGraph_out points to
   std::vector<CUgraphNode_st*> dependencies;  // incoming edges, in the order they were added
   std::vector<CUgraphNode_st*> dependents;    // outgoing edges
   const CUgraphNode_st* cloned_from = nullptr;  // for cudaGraphNodeFindInClone and instantiation
@@ -71,8 +84,11 @@ struct CUgraphNode_st {
 struct CUgraph_st {
   std::vector<std::unique_ptr<CUgraphNode_st>> nodes;
   unsigned long long id = 0;
-  bool is_child = false;  // owned by a child graph node, not by the program
+  bool is_child = false;  // owned by a child graph node or a conditional node, not by the program
+  const CUgraph_st* parent_graph = nullptr;  // a conditional body's: the graph holding its node
   std::map<CUuserObject_st*, unsigned long long> user_objects;  // references the graph holds
+  // The conditional handles made for this graph (cudaGraphConditionalHandleCreate), for their defaults.
+  std::vector<std::shared_ptr<gpulab::sim::cuda::detail::ConditionalHandle>> conditional_handles;
   CUgraph_st();
   ~CUgraph_st();  // releases its user objects' references
   CUgraph_st(const CUgraph_st&) = delete;
@@ -108,5 +124,20 @@ std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& graph,
 CUgraph_st& checked_graph(cudaGraph_t graph, const char* call);
 // Default edges only: anything else is refused, naming the call.
 void require_default_edges(const cudaGraphEdgeData* edges, std::size_t count, const char* call);
+
+// Conditional nodes (graph_conditionals.cpp). A node's kind, handle and empty bodies from CUDA's
+// parameters, validated (the lock held).
+void make_conditional_node(CUgraphNode_st& node, const CUgraph_st& graph, const cudaConditionalNodeParams& params);
+// cudaGraphAddNode's conditional form (graphs.cpp): the node, its bodies in params.phGraph_out.
+cudaError_t add_conditional_node(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                                 std::size_t numDependencies, cudaConditionalNodeParams& params);
+// Every body of every conditional node holds only the node kinds CUDA allows there, else ApiError.
+void check_conditional_bodies(const CUgraph_st& graph);
+// As a launch of the graph begins: the handles made with cudaGraphCondAssignDefault take their default.
+void assign_conditional_defaults(const CUgraph_st& graph);
+// Runs a conditional node at its place in `stream`: waits for the work before it, reads the handle, and
+// runs its bodies with `run_graph` as its kind says.
+void run_conditional(const CUgraphNode_st& node, cudaStream_t stream,
+                     void (*run_graph)(const CUgraph_st& graph, cudaStream_t stream));
 
 }  // namespace gpulab::sim::cuda::detail

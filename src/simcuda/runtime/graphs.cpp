@@ -61,6 +61,8 @@ const char* type_name(cudaGraphNodeType t) {
       return "MEM_ALLOC";
     case cudaGraphNodeTypeMemFree:
       return "MEM_FREE";
+    case cudaGraphNodeTypeConditional:
+      return "CONDITIONAL";
     default:
       return "UNKNOWN";
   }
@@ -243,6 +245,7 @@ std::vector<const CUgraphNode_st*> topological_order(const CUgraph_st& graph) {
 void check_acyclic(const CUgraph_st& graph) {
   for (const CUgraphNode_st* n : topological_order(graph)) {
     if (n->child) check_acyclic(*n->child);
+    for (const auto& body : n->bodies) check_acyclic(*body);
   }
 }
 
@@ -312,6 +315,9 @@ void run_node(const CUgraphNode_st& node, cudaStream_t stream) {
     case cudaGraphNodeTypeMemFree:
       free_at_launch(*node.allocation);
       break;
+    case cudaGraphNodeTypeConditional:
+      run_conditional(node, stream, run_graph);
+      break;
     default:
       break;  // empty nodes only order others
   }
@@ -362,6 +368,17 @@ void check_update(const CUgraph_st& exec, const CUgraph_st& with) {
                           fmt::format("memcpy node {} changes between a 1-D and a 3-D copy", i)};
     }
     if (a.type == cudaGraphNodeTypeGraph) check_update(*a.child, *b.child);
+    if (a.type == cudaGraphNodeTypeConditional) {
+      if (a.condition_type != b.condition_type || a.bodies.size() != b.bodies.size()) {
+        throw UpdateRefusal{cudaGraphExecUpdateErrorParametersChanged, &b, nullptr,
+                            fmt::format("conditional node {} changes its kind or its number of bodies", i)};
+      }
+      if (a.condition != b.condition) {
+        throw UpdateRefusal{cudaGraphExecUpdateErrorParametersChanged, &b, nullptr,
+                            fmt::format("conditional node {} changes its handle", i)};
+      }
+      for (std::size_t k = 0; k < a.bodies.size(); ++k) check_update(*a.bodies[k], *b.bodies[k]);
+    }
   }
 }
 
@@ -375,6 +392,7 @@ void apply_update(CUgraph_st& exec, const CUgraph_st& with) {
     a.host = b.host;
     a.event = b.event;
     if (a.child) apply_update(*a.child, *b.child);
+    for (std::size_t k = 0; k < a.bodies.size(); ++k) apply_update(*a.bodies[k], *b.bodies[k]);
   }
 }
 
@@ -424,6 +442,12 @@ std::string dot_label(const CUgraphNode_st& n, unsigned flags) {
     case cudaGraphNodeTypeMemFree:
       label += fmt::format("\\nfrees {}", n.allocation->ptr());
       break;
+    case cudaGraphNodeTypeConditional: {
+      static const char* kinds[] = {"if", "while", "switch"};
+      label += fmt::format("\\n{}, {} bod{}", kinds[n.condition_type], n.bodies.size(), n.bodies.size() == 1 ? "y" : "ies");
+      if (verbose) label += fmt::format("\\nhandle {}", static_cast<const void*>(n.condition.get()));
+      break;
+    }
     default:
       break;
   }
@@ -444,6 +468,16 @@ void write_dot(std::string& out, const CUgraph_st& graph, const std::string& pre
       out += indent + "}\n";
       for (const auto& c : n->child->nodes) {
         if (c->dependencies.empty()) out += fmt::format("{}\"{}\" -> \"{}n{}\" [style=dashed];\n", indent, name, inner, c->index);
+      }
+    }
+    for (std::size_t k = 0; k < n->bodies.size(); ++k) {
+      const std::string inner = fmt::format("{}_b{}_", name, k);
+      out += fmt::format("{}subgraph \"cluster_{}_b{}\" {{\n{}  label=\"body {} of node {}\";\n", indent, name, k, indent, k,
+                         n->index);
+      write_dot(out, *n->bodies[k], inner, flags, depth + 1);
+      out += indent + "}\n";
+      for (const auto& c : n->bodies[k]->nodes) {
+        if (c->dependencies.empty()) out += fmt::format("{}\"{}\" -> \"{}n{}\" [style=dotted];\n", indent, name, inner, c->index);
       }
     }
   }
@@ -561,6 +595,13 @@ std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& graph, std::map<const 
     c->allocation = n->allocation;
     c->cloned_from = n.get();
     if (n->child) c->child = clone_graph(*n->child, copy_of);
+    c->condition_type = n->condition_type;
+    c->condition = n->condition;
+    for (const auto& body : n->bodies) {
+      c->bodies.push_back(clone_graph(*body, copy_of));
+      c->bodies.back()->parent_graph = out.get();
+      c->body_handles.push_back(c->bodies.back().get());
+    }
     mine[n.get()] = c;
     if (copy_of != nullptr) (*copy_of)[n.get()] = c;
   }
@@ -568,6 +609,7 @@ std::unique_ptr<CUgraph_st> clone_graph(const CUgraph_st& graph, std::map<const 
     object->references.fetch_add(count);
     out->user_objects[object] = count;
   }
+  out->conditional_handles = graph.conditional_handles;
   return out;
 }
 
@@ -618,7 +660,7 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   return api_call("cudaGraphDestroy", [&] {
     std::lock_guard lock(graph_mutex());
     CUgraph_st& g = checked_graph(graph, "cudaGraphDestroy");
-    require(!g.is_child, "the graph belongs to a child graph node; destroy the graph that holds it");
+    require(!g.is_child, "the graph belongs to a child graph or conditional node; destroy the graph that holds it");
     delete &g;
   });
 }
@@ -685,9 +727,27 @@ cudaError_t add_node_call(const char* call, cudaGraphNode_t* pGraphNode, cudaGra
     n->event = scratch.event;
     n->child = std::move(scratch.child);
     n->allocation = std::move(scratch.allocation);
+    n->condition_type = scratch.condition_type;
+    n->condition = std::move(scratch.condition);
+    n->bodies = std::move(scratch.bodies);
+    n->body_handles = std::move(scratch.body_handles);
     *pGraphNode = n;
   });
 }
+
+}  // namespace
+
+cudaError_t gpulab::sim::cuda::detail::add_conditional_node(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                                          const cudaGraphNode_t* pDependencies,
+                                                          std::size_t numDependencies, cudaConditionalNodeParams& params) {
+  return add_node_call("cudaGraphAddNode", pGraphNode, graph, pDependencies, numDependencies,
+                       cudaGraphNodeTypeConditional, [&](CUgraphNode_st& n) {
+                         make_conditional_node(n, *graph, params);
+                         params.phGraph_out = n.body_handles.data();  // stays put: the vector moves whole
+                       });
+}
+
+namespace {
 
 cudaHostNodeParams checked_host_params(const cudaHostNodeParams* p) {
   require(p != nullptr, "pNodeParams is null");
@@ -1102,6 +1162,7 @@ CUgraphExec_st* instantiate(CUgraph_st& graph, unsigned long long flags, const c
   }
   require((flags & ~accepted_instantiate_flags) == 0, "unknown cudaGraphInstantiateFlags");
   check_acyclic(graph);
+  check_conditional_bodies(graph);
   auto exec = std::make_unique<CUgraphExec_st>();
   exec->graph = clone_graph(graph, &exec->copy_of);
   exec->flags = flags;
@@ -1197,6 +1258,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
       graph = exec.graph.get();
       state().resolve(stream);
       if (capture_child_graph(stream, *graph)) return;  // launched into a capture: a child graph node
+      assign_conditional_defaults(*graph);
       if ((exec.flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0) {
         for (const auto& n : graph->nodes) {
           if (n->type == cudaGraphNodeTypeMemAlloc) free_before_relaunch(*n->allocation);

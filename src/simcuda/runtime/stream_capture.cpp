@@ -514,9 +514,11 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(cudaStreamCaptureMode* mode) {
 
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
   return api_call("cudaStreamEndCapture", [&] {
-    require(pGraph != nullptr, "pGraph is null");
     std::lock_guard lock(graph_mutex());
     CaptureSequence& seq = checked_origin(stream, "cudaStreamEndCapture");
+    // A capture into the program's own graph (cudaStreamBeginCaptureToGraph) has no graph to hand back.
+    require(pGraph != nullptr || seq.graph_is_programs,
+            "pGraph is null (null is for captures begun by cudaStreamBeginCaptureToGraph)");
     if (seq.origin != stream_key(stream)) {
       // The capture stays under way: its origin stream can still end it.
       throw ApiError(cudaErrorStreamCaptureUnmatched,
@@ -529,7 +531,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
                      fmt::format("a capture begun in {} must be ended by the thread that began it",
                                  mode_name(seq.mode)));
     }
-    *pGraph = nullptr;
+    if (pGraph != nullptr) *pGraph = nullptr;
     std::unique_ptr<CUgraph_st> owned(seq.graph_is_programs ? nullptr : seq.graph);
     CUgraph_st* graph = seq.graph;
     if (seq.invalidated) {
@@ -552,7 +554,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* pGraph) {
     }
     retire(seq);
     owned.release();  // the program's now
-    *pGraph = graph;
+    if (pGraph != nullptr) *pGraph = graph;
   });
 }
 

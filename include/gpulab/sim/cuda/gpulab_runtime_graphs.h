@@ -6,9 +6,10 @@
 //
 // What the simulator runs: a graph launch issues its nodes one after another, in a topological order
 // of the graph, onto the launch's stream, so every dependency holds (and a little more order than a
-// GPU keeps). Node kinds beyond kernel, memcpy, memset, host, child graph, empty, event record, event
-// wait and memory alloc/free (graph_memory.cpp) (external semaphores, conditional nodes) are not
-// declared: using one fails at build time.
+// GPU keeps). Conditional nodes (graph_conditionals.cpp) wait, when the launch reaches them, for the
+// work before them in the stream, read their handle and run their body graphs. Every node kind but the
+// external-semaphore ones is supported: those are declared for cudaGraphNodeParams' layout, and a node
+// made of one is refused at the call, naming it.
 #ifndef GPULAB_RUNTIME_GRAPHS_H
 #define GPULAB_RUNTIME_GRAPHS_H
 
@@ -16,6 +17,10 @@
 
 #include "driver_types.h"
 #include "vector_types.h"
+
+#ifdef __cplusplus
+#include <source_location>
+#endif
 
 // ---- types -------------------------------------------------------------------------------------------------
 typedef struct CUgraph_st* cudaGraph_t;
@@ -169,6 +174,93 @@ enum cudaGraphMemAttributeType {
   cudaGraphMemAttrReservedMemHigh = 0x3
 };
 
+// Conditional nodes: a handle is a value a kernel sets with cudaGraphSetConditional; the node runs a
+// body graph (if, if/else), runs it again while the value is non-zero (while), or runs body[value] (switch).
+typedef unsigned long long cudaGraphConditionalHandle;
+enum cudaGraphConditionalHandleFlags { cudaGraphCondAssignDefault = 1 };
+enum cudaGraphConditionalNodeType { cudaGraphCondTypeIf = 0, cudaGraphCondTypeWhile = 1, cudaGraphCondTypeSwitch = 2 };
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType type;
+  unsigned int size;          // bodies: 1 (while), 1 or 2 (if), any (switch)
+  cudaGraph_t* phGraph_out;   // set by the call: the node's body graphs, owned by the node
+};
+
+// The generic node parameters of cudaGraphAddNode, laid out as CUDA's driver_types.h lays them out.
+struct cudaKernelNodeParamsV2 {
+  void* func;
+  dim3 gridDim;
+  dim3 blockDim;
+  unsigned int sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+};
+struct cudaMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  struct cudaMemcpy3DParms copyParams;
+};
+struct cudaMemsetParamsV2 {
+  void* dst;
+  size_t pitch;
+  unsigned int value;
+  unsigned int elementSize;
+  size_t width;
+  size_t height;
+};
+struct cudaHostNodeParamsV2 {
+  cudaHostFn_t fn;
+  void* userData;
+};
+enum cudaGraphChildGraphNodeOwnership { cudaGraphChildGraphOwnershipClone = 0, cudaGraphChildGraphOwnershipMove = 1 };
+struct cudaChildGraphNodeParams {
+  cudaGraph_t graph;
+  enum cudaGraphChildGraphNodeOwnership ownership;
+};
+struct cudaEventRecordNodeParams {
+  cudaEvent_t event;
+};
+struct cudaEventWaitNodeParams {
+  cudaEvent_t event;
+};
+struct cudaExternalSemaphoreSignalNodeParamsV2 {
+  void* extSemArray;
+  const void* paramsArray;
+  unsigned int numExtSems;
+};
+struct cudaExternalSemaphoreWaitNodeParamsV2 {
+  void* extSemArray;
+  const void* paramsArray;
+  unsigned int numExtSems;
+};
+struct cudaMemAllocNodeParamsV2 {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;
+};
+struct cudaGraphNodeParams {
+  enum cudaGraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    struct cudaKernelNodeParamsV2 kernel;
+    struct cudaMemcpyNodeParams memcpy;
+    struct cudaMemsetParamsV2 memset;
+    struct cudaHostNodeParamsV2 host;
+    struct cudaChildGraphNodeParams graph;
+    struct cudaEventWaitNodeParams eventWait;
+    struct cudaEventRecordNodeParams eventRecord;
+    struct cudaExternalSemaphoreSignalNodeParamsV2 extSemSignal;
+    struct cudaExternalSemaphoreWaitNodeParamsV2 extSemWait;
+    struct cudaMemAllocNodeParamsV2 alloc;
+    struct cudaMemFreeNodeParams free;
+    struct cudaConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+
 enum cudaUserObjectFlags { cudaUserObjectNoDestructorSync = 0x1 };
 enum cudaUserObjectRetainFlags { cudaGraphUserObjectMove = 0x1 };
 
@@ -258,6 +350,15 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t* pGraphNode, cudaGraph_t g
 cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t* event_out);
 cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event);
 
+// The generic forms: any node kind from its cudaGraphNodeParams.
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                             const cudaGraphEdgeData* dependencyData, size_t numDependencies,
+                             struct cudaGraphNodeParams* nodeParams);
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams* nodeParams);
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle* pHandle_out, cudaGraph_t graph,
+                                             unsigned int defaultLaunchValue GPULAB_GRAPHS_DV(0),
+                                             unsigned int flags GPULAB_GRAPHS_DV(0));
+
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType* pType);
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t* nodes, size_t* numNodes);
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t* pRootNodes, size_t* pNumRootNodes);
@@ -296,6 +397,8 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraph
 cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event);
 cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode, cudaEvent_t event);
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph, cudaGraphExecUpdateResultInfo* resultInfo);
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
+                                       struct cudaGraphNodeParams* nodeParams);
 cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char* path, unsigned int flags);
 
 // ---- user objects ----------------------------------------------------------------------------------------------
@@ -310,6 +413,12 @@ cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t objec
 #ifdef __cplusplus
 }  // extern "C"
 
+// Device code: sets a conditional node's handle (a kernel of the graph that holds it calls it). C++ only,
+// as kernels are; a handle that no cudaGraphConditionalHandleCreate made ends the kernel with a fault,
+// naming the caller's line.
+void cudaGraphSetConditional(cudaGraphConditionalHandle handle, unsigned int value,
+                             const std::source_location& where = std::source_location::current());
+
 // ---- CUDA 12's (and 11's) forms -------------------------------------------------------------------------------------
 // The forms without edge data: every edge a default one.
 cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, cudaStreamCaptureStatus* captureStatus_out,
@@ -322,6 +431,8 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* f
 cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t* from, const cudaGraphNode_t* to,
                                         size_t numDependencies);
 cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from, cudaGraphNode_t* to, size_t* numEdges);
+cudaError_t cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph, const cudaGraphNode_t* pDependencies,
+                             size_t numDependencies, cudaGraphNodeParams* nodeParams);
 cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t* pDependencies, size_t* pNumDependencies);
 cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t* pDependentNodes,
                                            size_t* pNumDependentNodes);
