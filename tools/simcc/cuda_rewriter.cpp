@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <string>
 
+#include "sim/ptx/ptx_statement_check.hpp"
+
 namespace gpulab::simcc {
 
 namespace {
@@ -809,6 +811,28 @@ class Rewriter {
       if (n > 0) described += ',';
       described += operands[n].spelled;
       if (!operands[n].name.empty()) described += "[" + operands[n].name + "]";
+    }
+    if (known) {
+      // What the simulator would refuse when the statement first runs fails the build instead, but only
+      // where the statement is compiled into the program: a call of a function declared with an error
+      // attribute, which the host compiler reports at the statement only if it emits the call (not in a
+      // template never instantiated, an inline function never used, or a branch #if'd out).
+      const std::string why =
+          gpulab::sim::ptx::statement_refusal(asm_text.c_str(), colons.empty() ? nullptr : described.c_str());
+      if (!why.empty()) {
+        const std::string name = "gpulab_ptx_refused_" + std::to_string(t_[i].line) + "_" + std::to_string(r_.inline_asm);
+        std::string breaks = newlines_between(i, close);
+        if (directive) {  // inside a macro's body the lines go on with a backslash
+          std::string continued;
+          for (char ch : breaks) continued += ch == '\n' ? std::string("\\\n") : std::string(1, ch);
+          breaks = continued;
+        }
+        edits_.push_back({t_[i].begin, t_[close].end,
+                          "[] { [[gnu::error(" + c_string("inline PTX the simulator does not run: " + why) + ")]] void " +
+                              name + "(); " + name + "(); }()" + breaks});
+        ++r_.inline_asm;
+        return close;
+      }
     }
     edits_.push_back({t_[i].begin, t_[open].end, "::gpulab::sim::ptx::run(GPULAB_PTX_PROGRAM(" + newlines_between(i, open)});
     edits_.push_back({t_[template_end - 1].end, t_[template_end - 1].end,

@@ -20,6 +20,7 @@
 #include <fmt/format.h>
 
 #include "sim/ptx/ptx_program.hpp"
+#include "sim/ptx/ptx_statement_check.hpp"
 
 namespace gpulab::sim::ptx {
 
@@ -1571,6 +1572,24 @@ std::string instruction_context(const Program& p, const Instr& in) {
 
 const char* program_refusal(const Program& program) { return program.error.empty() ? nullptr : program.error.c_str(); }
 
+namespace {
+
+// Parses into `p`; the reason for a refusal, without the statement's site, or empty.
+std::string parse_into(Program& p, const char* text, const char* operands) {
+  try {
+    Parser(p, text == nullptr ? "" : text, operands != nullptr,
+           parse_operand_specs(operands == nullptr ? std::string_view() : std::string_view(operands)))
+        .run();
+  } catch (const Refusal& r) {
+    return r.message;
+  } catch (const std::exception& e) {
+    return fmt::format("the statement could not be parsed: {}", e.what());
+  }
+  return {};
+}
+
+}  // namespace
+
 const Program& parse_program(const char* text, const char* operands, const std::source_location& where) {
   // One program per asm statement, kept for the life of the process: the statement's call site holds a
   // reference in a function-local static. The registry owns them, so that a caller which parses the same
@@ -1585,16 +1604,15 @@ const Program& parse_program(const char* text, const char* operands, const std::
   }
   p->where = where;
   p->site = fmt::format("{}:{}", where.file_name(), where.line());
-  try {
-    Parser(*p, text == nullptr ? "" : text, operands != nullptr,
-           parse_operand_specs(operands == nullptr ? std::string_view() : std::string_view(operands)))
-        .run();
-  } catch (const Refusal& r) {
-    p->error = fmt::format("inline PTX at {}: {}", p->site, r.message);
-  } catch (const std::exception& e) {
-    p->error = fmt::format("inline PTX at {}: the statement could not be parsed: {}", p->site, e.what());
+  if (std::string why = parse_into(*p, text, operands); !why.empty()) {
+    p->error = fmt::format("inline PTX at {}: {}", p->site, why);
   }
   return *p;
+}
+
+std::string statement_refusal(const char* text, const char* operands) {
+  Program p;
+  return parse_into(p, text, operands);
 }
 
 }  // namespace gpulab::sim::ptx

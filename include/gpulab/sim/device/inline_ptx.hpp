@@ -13,8 +13,10 @@
 // (src/sim/ptx), which then interprets it for each simulated thread that runs the statement: registers
 // in a small frame, memory through the simulator's checks (memcheck, racecheck and initcheck see every
 // ld, st, atom and cp.async), warp and block instructions through the engine's collectives. What the
-// layer does not support is refused when the statement first runs, naming the instruction and the
-// asm statement's file and line, as a fault of the kernel.
+// layer does not support fails the build: the rewriter asks the same parser about every statement whose
+// text it can read (sim/ptx/ptx_statement_check.hpp) and puts a call the host compiler refuses in its
+// place. A statement whose text a macro makes is refused when it first runs, naming the instruction
+// and the asm statement's file and line, as a fault of the kernel.
 //
 // Operands travel as 64-bit slots: a constraint letter gives the register's width (h 16, r 32, l 64,
 // f float, d double, c/b 8, n an immediate), the C++ value is converted to it (integers by value,
