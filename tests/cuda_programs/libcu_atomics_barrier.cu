@@ -2,8 +2,9 @@
 // counters at block and device scope (fetch_add, fetch_min/max, exchange, compare_exchange, load/store
 // with memory orders), a __shared__ cuda::atomic handing out tickets, a __shared__ cuda::barrier with a
 // completion function driving a staged computation (arrive_and_wait, arrive + wait(token),
-// arrive_and_drop), a block-wide cuda::memcpy_async to a barrier, and a double-buffered copy through a
-// thread-scope cuda::pipeline. Random inputs, odd sizes, outputs poisoned; checked exactly on the host.
+// arrive_and_drop), a block-wide cuda::memcpy_async to a barrier, a double-buffered copy through a
+// thread-scope cuda::pipeline, and block-scope pipelines over a __shared__ cuda::pipeline_shared_state:
+// one warp producing tiles for two consumer warps (pipeline_role), and every thread both. Random inputs, odd sizes, outputs poisoned; checked exactly on the host.
 #include <cooperative_groups.h>
 #include <cuda/atomic>
 #include <cuda/barrier>
@@ -158,6 +159,39 @@ __global__ void pipelinedSums(const float4* in, int quads, float* out) {
     pipe.consumer_release();
   }
   if (first < stride) out[first] = sum;
+}
+
+// A block of 96 threads: with `partitioned`, warp 2 copies tile after tile of ints into a ring of
+// kRing stages and warps 0-1 consume them (each thread weighting its element by the tile's number);
+// without, every thread copies its own element of each tile and every thread consumes.
+constexpr int kRing = 3, kRingTile = 64;
+template <bool partitioned>
+__global__ void ringSums(const int* in, int tiles, long long* out) {
+  __shared__ int ring[kRing][kRingTile];
+  __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, kRing> state;
+  auto block = cooperative_groups::this_thread_block();
+  const bool producer = partitioned ? threadIdx.x >= kRingTile : true;
+  auto pipe = partitioned ? cuda::make_pipeline(block, &state, producer ? cuda::pipeline_role::producer
+                                                                        : cuda::pipeline_role::consumer)
+                          : cuda::make_pipeline(block, &state);
+  const int* base = in + static_cast<long long>(blockIdx.x) * tiles * kRingTile;
+  long long sum = 0;
+  for (int t = 0; t < tiles; ++t) {
+    const int s = t % kRing;
+    if (producer) {
+      pipe.producer_acquire();
+      const int first = partitioned ? static_cast<int>(threadIdx.x) - kRingTile : static_cast<int>(threadIdx.x);
+      const int step = partitioned ? 32 : static_cast<int>(blockDim.x);
+      for (int k = first; k < kRingTile; k += step) cuda::memcpy_async(&ring[s][k], &base[t * kRingTile + k], sizeof(int), pipe);
+      pipe.producer_commit();
+    }
+    if (!partitioned || !producer) {
+      pipe.consumer_wait();
+      sum += static_cast<long long>(ring[s][threadIdx.x % kRingTile]) * (t + 1);
+      pipe.consumer_release();
+    }
+  }
+  if (threadIdx.x < kRingTile) out[blockIdx.x * kRingTile + threadIdx.x] = sum;
 }
 
 static int failures = 0;
@@ -316,6 +350,37 @@ int main() {
     expect(quad_sums[lane] == sum, "pipelined sum", static_cast<long long>(quad_sums[lane]), static_cast<long long>(sum));
   }
 
+  // ---- block-scope pipelines: a producer warp for two consumer warps, and every thread both ----
+  const int ring_blocks = 5, ring_tiles = 37;
+  std::vector<int> ring_in(ring_blocks * ring_tiles * kRingTile);
+  for (int& v : ring_in) v = pick(rng) - 50000;
+  int* d_ring_in = nullptr;
+  long long* d_ring_out = nullptr;
+  CHECK(cudaMalloc(&d_ring_in, ring_in.size() * sizeof(int)));
+  CHECK(cudaMalloc(&d_ring_out, ring_blocks * kRingTile * sizeof(long long)));
+  CHECK(cudaMemcpy(d_ring_in, ring_in.data(), ring_in.size() * sizeof(int), cudaMemcpyHostToDevice));
+  for (int partitioned = 0; partitioned < 2; ++partitioned) {
+    CHECK(cudaMemset(d_ring_out, 0xff, ring_blocks * kRingTile * sizeof(long long)));
+    if (partitioned) {
+      ringSums<true><<<ring_blocks, 96>>>(d_ring_in, ring_tiles, d_ring_out);
+    } else {
+      ringSums<false><<<ring_blocks, 96>>>(d_ring_in, ring_tiles, d_ring_out);
+    }
+    CHECK(cudaGetLastError());
+    std::vector<long long> ring_out(ring_blocks * kRingTile);
+    CHECK(cudaMemcpy(ring_out.data(), d_ring_out, ring_out.size() * sizeof(long long), cudaMemcpyDeviceToHost));
+    for (int b = 0; b < ring_blocks; ++b) {
+      for (int i = 0; i < kRingTile; ++i) {
+        long long want = 0;
+        for (int t = 0; t < ring_tiles; ++t) want += static_cast<long long>(ring_in[(b * ring_tiles + t) * kRingTile + i]) * (t + 1);
+        expect(ring_out[b * kRingTile + i] == want, partitioned ? "producer/consumer pipeline sum" : "unified pipeline sum",
+               ring_out[b * kRingTile + i], want);
+      }
+    }
+  }
+  CHECK(cudaFree(d_ring_in));
+  CHECK(cudaFree(d_ring_out));
+
   CHECK(cudaFree(d_values));
   CHECK(cudaFree(d_owner));
   CHECK(cudaFree(d_bins));
@@ -334,8 +399,9 @@ int main() {
   std::printf("verified: atomic_ref histogram (block + device scope), cuda::std::atomic_ref total, fetch_min/max, "
               "compare_exchange_weak, exchange, __shared__ cuda::atomic tickets (%d values, %d blocks); "
               "cuda::barrier staged computation over 4 phases with arrive/wait(token)/arrive_and_drop and a "
-              "completion; memcpy_async(block, ..., barrier) tiles (%d floats); 2-stage cuda::pipeline (%d float4)\n",
-              n, blocks, m, quads);
+              "completion; memcpy_async(block, ..., barrier) tiles (%d floats); 2-stage cuda::pipeline (%d float4); "
+              "3-stage block-scope pipelines, producer/consumer roles and unified (%d blocks of %d tiles)\n",
+              n, blocks, m, quads, ring_blocks, ring_tiles);
   std::printf("PASSED\n");
   return 0;
 }

@@ -1,6 +1,7 @@
 // The vote and atomic intrinsics, as the CUDA samples demonstrate them: per-warp counts with
 // __ballot_sync and __popc, __any_sync / __all_sync, groups of equal keys with __match_any_sync, and
-// global atomics of every kind (Add, Sub, Exch, Min, Max, Inc with its wrap, Dec, CAS, And, Or, Xor),
+// the warp reductions of sm_80 (__reduce_add/min/max/and/or/xor_sync, over the whole warp and over its
+// odd lanes), global atomics of every kind (Add, Sub, Exch, Min, Max, Inc with its wrap, Dec, CAS, And, Or, Xor),
 // including a float maximum built from atomicCAS. Self-checking, exactly, against the host.
 #include <algorithm>
 #include <cstdio>
@@ -23,6 +24,39 @@ __global__ void warpVotes(const int* in, int n, int4* out) {
   const unsigned same_key = __match_any_sync(0xffffffffu, ((v % 4) + 4) % 4);
   const unsigned lane0_group = __shfl_sync(0xffffffffu, same_key, 0);
   if ((threadIdx.x & 31) == 0 && i < n) out[i / 32] = make_int4(__popc(positives), any_negative, all_small, __popc(lane0_group));
+}
+
+// Per warp: the sm_80 reductions over all 32 lanes, and __reduce_add_sync / __reduce_min_sync over the odd
+// lanes alone (a partial mask). Lanes past n hold 0.
+struct Reductions {
+  int add, min, max;
+  unsigned and_bits, or_bits, xor_bits;
+  int odd_add, odd_min;
+};
+
+__global__ void warpReductions(const int* in, int n, Reductions* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int v = i < n ? in[i] : 0;
+  const unsigned bits = static_cast<unsigned>(v) * 2654435761u;
+  Reductions r;
+  r.add = __reduce_add_sync(0xffffffffu, v);
+  r.min = __reduce_min_sync(0xffffffffu, v);
+  r.max = __reduce_max_sync(0xffffffffu, v);
+  r.and_bits = __reduce_and_sync(0xffffffffu, bits | 0x80000001u);
+  r.or_bits = __reduce_or_sync(0xffffffffu, bits & 0x0ff0ff0fu);
+  r.xor_bits = __reduce_xor_sync(0xffffffffu, bits);
+  r.odd_add = r.odd_min = 0;
+  if (threadIdx.x & 1) {
+    r.odd_add = __reduce_add_sync(0xaaaaaaaau, v);
+    r.odd_min = __reduce_min_sync(0xaaaaaaaau, v);
+  }
+  const int lane = threadIdx.x & 31;
+  const int odd_add = __shfl_sync(0xffffffffu, r.odd_add, 1), odd_min = __shfl_sync(0xffffffffu, r.odd_min, 1);
+  if (lane == 0 && i < n) {
+    r.odd_add = odd_add;
+    r.odd_min = odd_min;
+    out[i / 32] = r;
+  }
 }
 
 struct Totals {
@@ -103,6 +137,41 @@ int main() {
       break;
     }
   }
+
+  Reductions* reductions = nullptr;
+  CHECK(cudaMalloc(&reductions, warps * sizeof(Reductions)));
+  warpReductions<<<(n + 127) / 128, 128>>>(in, n, reductions);
+  CHECK(cudaGetLastError());
+  std::vector<Reductions> red(warps);
+  CHECK(cudaMemcpy(red.data(), reductions, warps * sizeof(Reductions), cudaMemcpyDeviceToHost));
+  for (int w = 0; w < warps; ++w) {
+    Reductions want{0, 1 << 30, -(1 << 30), ~0u, 0u, 0u, 0, 1 << 30};
+    for (int l = 0; l < 32; ++l) {
+      const int i = w * 32 + l;
+      const int v = i < n ? host[i] : 0;
+      const unsigned bits = static_cast<unsigned>(v) * 2654435761u;
+      want.add += v;
+      want.min = std::min(want.min, v);
+      want.max = std::max(want.max, v);
+      want.and_bits &= bits | 0x80000001u;
+      want.or_bits |= bits & 0x0ff0ff0fu;
+      want.xor_bits ^= bits;
+      if (l & 1) {
+        want.odd_add += v;
+        want.odd_min = std::min(want.odd_min, v);
+      }
+    }
+    const Reductions& g = red[w];
+    if (std::memcmp(&g, &want, sizeof want) != 0) {
+      std::printf("FAIL warp %d reductions: add %d/%d min %d/%d max %d/%d and %#x/%#x or %#x/%#x xor %#x/%#x "
+                  "odd add %d/%d odd min %d/%d\n",
+                  w, g.add, want.add, g.min, want.min, g.max, want.max, g.and_bits, want.and_bits, g.or_bits,
+                  want.or_bits, g.xor_bits, want.xor_bits, g.odd_add, want.odd_add, g.odd_min, want.odd_min);
+      ++failures;
+      break;
+    }
+  }
+  CHECK(cudaFree(reductions));
 
   Totals start{};
   start.min = 1 << 30;

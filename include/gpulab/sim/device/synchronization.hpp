@@ -2,6 +2,7 @@
 // CUDA's barriers, fences and warp-synchronous intrinsics for code compiled for the simulator (part of
 // <gpulab/sim/device_runtime.hpp>). What needs the scheduler calls into libgpulab's engine; a plain
 // __syncthreads in the barrier's fast mode is inlined (detail/fast_barrier.hpp).
+#include <bit>
 #include <source_location>
 
 #include <gpulab/sim/device/qualifiers.hpp>
@@ -78,6 +79,44 @@ inline unsigned __match_any_sync(unsigned mask, T value, const std::source_locat
   using namespace gpulab::sim::detail;
   return static_cast<unsigned>(warp_collective(WarpOp::match_any, mask, to_bits(value), 0, 32, where));
 }
+// The warp reductions of sm_80 (__reduce_add_sync and the rest): every lane of `mask` gets the reduction
+// of all their values. A whole warp reduces in five xor exchanges; a partial mask reads each lane of
+// the mask in turn, as redux.sync does (src/sim/ptx).
+namespace gpulab::sim::detail {
+template <class T, class Op>
+inline T warp_reduce(unsigned mask, T value, Op op, const std::source_location& where) {
+  if (mask == 0xffffffffu) {
+    for (unsigned distance = 16; distance >= 1; distance /= 2) {
+      value = op(value, from_bits<T>(warp_collective(WarpOp::shfl_xor, mask, to_bits(value), distance, 32, where)));
+    }
+    return value;
+  }
+  T result{};
+  bool first = true;
+  for (unsigned lanes = mask; lanes != 0; lanes &= lanes - 1) {
+    const auto lane = static_cast<unsigned>(std::countr_zero(lanes));
+    const T v = from_bits<T>(warp_collective(WarpOp::shfl_idx, mask, to_bits(value), lane, 32, where));
+    result = first ? v : op(result, v);
+    first = false;
+  }
+  return result;
+}
+}  // namespace gpulab::sim::detail
+#define GPULAB_SIM_WARP_REDUCE(name, type, expression)                                                        \
+  inline type name(unsigned mask, type value, const std::source_location where = std::source_location::current()) { \
+    return gpulab::sim::detail::warp_reduce(mask, value, [](type a, type b) -> type { return expression; }, where); \
+  }
+GPULAB_SIM_WARP_REDUCE(__reduce_add_sync, unsigned, a + b)
+GPULAB_SIM_WARP_REDUCE(__reduce_add_sync, int, static_cast<int>(static_cast<unsigned>(a) + static_cast<unsigned>(b)))
+GPULAB_SIM_WARP_REDUCE(__reduce_min_sync, unsigned, a < b ? a : b)
+GPULAB_SIM_WARP_REDUCE(__reduce_min_sync, int, a < b ? a : b)
+GPULAB_SIM_WARP_REDUCE(__reduce_max_sync, unsigned, a > b ? a : b)
+GPULAB_SIM_WARP_REDUCE(__reduce_max_sync, int, a > b ? a : b)
+GPULAB_SIM_WARP_REDUCE(__reduce_and_sync, unsigned, a & b)
+GPULAB_SIM_WARP_REDUCE(__reduce_or_sync, unsigned, a | b)
+GPULAB_SIM_WARP_REDUCE(__reduce_xor_sync, unsigned, a ^ b)
+#undef GPULAB_SIM_WARP_REDUCE
+
 // The lanes that are executing this call together. A GPU reports the lanes that are converged here; the
 // simulator, whose lanes take turns, waits until every other lane of the warp is blocked (at a barrier,
 // a warp call, this call) or has exited, and returns the lanes waiting at this same call site. So
