@@ -74,15 +74,40 @@ static void check_same(const std::vector<int>& got, const std::vector<int>& want
   }
 }
 
+// One check's memory: kN random ints in [lo, lo + span) on the device and their copy on the host, and two
+// control words that kernels of the graph read (a flag, a counter).
+struct Buffers {
+  int* data = nullptr;
+  unsigned* control[2] = {nullptr, nullptr};
+  std::vector<int> host;
+  Buffers(std::mt19937& rng, int lo, unsigned span) : host(kN) {
+    CHECK(cudaMalloc(&data, kN * sizeof(int)));
+    for (unsigned*& c : control) CHECK(cudaMalloc(&c, sizeof(unsigned)));
+    for (int& v : host) v = lo + static_cast<int>(rng() % span);
+    CHECK(cudaMemcpy(data, host.data(), kN * sizeof(int), cudaMemcpyHostToDevice));
+  }
+  ~Buffers() {
+    CHECK(cudaFree(data));
+    for (unsigned* c : control) CHECK(cudaFree(c));
+  }
+  void set(int which, unsigned value) { CHECK(cudaMemcpy(control[which], &value, sizeof value, cudaMemcpyHostToDevice)); }
+  void check(const char* what) const { check_same(to_host(data), host, what); }
+};
+
+// A conditional node's parameters; cudaGraphAddNode fills in its bodies.
+static cudaGraphNodeParams conditional(cudaGraphConditionalHandle handle, cudaGraphConditionalNodeType type, unsigned size) {
+  cudaGraphNodeParams c = {cudaGraphNodeTypeConditional};
+  c.conditional.handle = handle;
+  c.conditional.type = type;
+  c.conditional.size = size;
+  return c;
+}
+
 // if (size 1) and if/else (size 2): body 0 adds 3 when the flag is non-zero; body 1 (else) adds 5.
 static void check_if(std::mt19937& rng, unsigned bodies) {
-  int* data;
-  unsigned* flag;
-  CHECK(cudaMalloc(&data, kN * sizeof(int)));
-  CHECK(cudaMalloc(&flag, sizeof(unsigned)));
-  std::vector<int> host(kN);
-  for (int& v : host) v = static_cast<int>(rng() % 2001) - 1000;
-  CHECK(cudaMemcpy(data, host.data(), kN * sizeof(int), cudaMemcpyHostToDevice));
+  Buffers b(rng, -1000, 2001);
+  int* data = b.data;
+  unsigned* flag = b.control[0];
 
   cudaGraph_t graph;
   CHECK(cudaGraphCreate(&graph, 0));
@@ -90,10 +115,7 @@ static void check_if(std::mt19937& rng, unsigned bodies) {
   CHECK(cudaGraphConditionalHandleCreate(&handle, graph));
   void* setArgs[] = {&flag, &handle};
   const cudaGraphNode_t setter = add_kernel(graph, nullptr, 0, (void*)setFromByte, setArgs, 1, 32);
-  cudaGraphNodeParams c = {cudaGraphNodeTypeConditional};
-  c.conditional.handle = handle;
-  c.conditional.type = cudaGraphCondTypeIf;
-  c.conditional.size = bodies;
+  cudaGraphNodeParams c = conditional(handle, cudaGraphCondTypeIf, bodies);
   cudaGraphNode_t cond;
   CHECK(cudaGraphAddNode(&cond, graph, &setter, nullptr, 1, &c));
   int n = kN, three = 3, five = 5;
@@ -107,45 +129,36 @@ static void check_if(std::mt19937& rng, unsigned bodies) {
   int taken = 0, skipped = 0;
   for (int launch = 0; launch < 12; ++launch) {
     const unsigned value = rng() % 3 == 0 ? 0u : static_cast<unsigned>(rng() % 1000 + 1);
-    CHECK(cudaMemcpy(flag, &value, sizeof value, cudaMemcpyHostToDevice));
+    b.set(0, value);
     CHECK(cudaGraphLaunch(exec, 0));
     CHECK(cudaDeviceSynchronize());
     if (value != 0) {
-      add_on_host(host, 3);
+      add_on_host(b.host, 3);
       ++taken;
     } else {
-      if (bodies == 2) add_on_host(host, 5);
+      if (bodies == 2) add_on_host(b.host, 5);
       ++skipped;
     }
-    check_same(to_host(data), host, bodies == 2 ? "if/else node" : "if node");
+    b.check(bodies == 2 ? "if/else node" : "if node");
   }
   std::printf("if node with %u bod%s: 12 launches (%d taken, %d not), data as the host's\n", bodies,
               bodies == 1 ? "y" : "ies", taken, skipped);
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
-  CHECK(cudaFree(data));
-  CHECK(cudaFree(flag));
 }
 
 // while: the body adds 2 and counts down; the handle starts at 1 (cudaGraphCondAssignDefault) at every
 // launch, so the body runs `counter` times.
 static void check_while(std::mt19937& rng) {
-  int* data;
-  unsigned* counter;
-  CHECK(cudaMalloc(&data, kN * sizeof(int)));
-  CHECK(cudaMalloc(&counter, sizeof(unsigned)));
-  std::vector<int> host(kN);
-  for (int& v : host) v = static_cast<int>(rng() % 20001) - 10000;
-  CHECK(cudaMemcpy(data, host.data(), kN * sizeof(int), cudaMemcpyHostToDevice));
+  Buffers b(rng, -10000, 20001);
+  int* data = b.data;
+  unsigned* counter = b.control[0];
 
   cudaGraph_t graph;
   CHECK(cudaGraphCreate(&graph, 0));
   cudaGraphConditionalHandle handle;
   CHECK(cudaGraphConditionalHandleCreate(&handle, graph, 1, cudaGraphCondAssignDefault));
-  cudaGraphNodeParams c = {cudaGraphNodeTypeConditional};
-  c.conditional.handle = handle;
-  c.conditional.type = cudaGraphCondTypeWhile;
-  c.conditional.size = 1;
+  cudaGraphNodeParams c = conditional(handle, cudaGraphCondTypeWhile, 1);
   cudaGraphNode_t cond;
   CHECK(cudaGraphAddNode(&cond, graph, nullptr, nullptr, 0, &c));
   const cudaGraph_t body = c.conditional.phGraph_out[0];
@@ -160,32 +173,26 @@ static void check_while(std::mt19937& rng) {
   int total = 0;
   for (int launch = 0; launch < 5; ++launch) {
     const unsigned trips = rng() % 9 + 1;
-    CHECK(cudaMemcpy(counter, &trips, sizeof trips, cudaMemcpyHostToDevice));
+    b.set(0, trips);
     CHECK(cudaGraphLaunch(exec, 0));
     CHECK(cudaDeviceSynchronize());
-    add_on_host(host, 2 * static_cast<int>(trips));
+    add_on_host(b.host, 2 * static_cast<int>(trips));
     total += static_cast<int>(trips);
     unsigned left = 99;
     CHECK(cudaMemcpy(&left, counter, sizeof left, cudaMemcpyDeviceToHost));
     expect(left == 0, "while node: the counter at the loop's end", left, 0);
-    check_same(to_host(data), host, "while node");
+    b.check("while node");
   }
   std::printf("while node: 5 launches, %d trips of its body in all, data as the host's\n", total);
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
-  CHECK(cudaFree(data));
-  CHECK(cudaFree(counter));
 }
 
 // switch with 3 bodies: body k adds k + 1; a value of 3 or more runs none.
 static void check_switch(std::mt19937& rng) {
-  int* data;
-  unsigned* flag;
-  CHECK(cudaMalloc(&data, kN * sizeof(int)));
-  CHECK(cudaMalloc(&flag, sizeof(unsigned)));
-  std::vector<int> host(kN);
-  for (int& v : host) v = static_cast<int>(rng() % 999) - 499;
-  CHECK(cudaMemcpy(data, host.data(), kN * sizeof(int), cudaMemcpyHostToDevice));
+  Buffers b(rng, -499, 999);
+  int* data = b.data;
+  unsigned* flag = b.control[0];
 
   cudaGraph_t graph;
   CHECK(cudaGraphCreate(&graph, 0));
@@ -193,10 +200,7 @@ static void check_switch(std::mt19937& rng) {
   CHECK(cudaGraphConditionalHandleCreate(&handle, graph));
   void* setArgs[] = {&flag, &handle};
   const cudaGraphNode_t setter = add_kernel(graph, nullptr, 0, (void*)setFromByte, setArgs, 1, 1);
-  cudaGraphNodeParams c = {cudaGraphNodeTypeConditional};
-  c.conditional.handle = handle;
-  c.conditional.type = cudaGraphCondTypeSwitch;
-  c.conditional.size = 3;
+  cudaGraphNodeParams c = conditional(handle, cudaGraphCondTypeSwitch, 3);
   cudaGraphNode_t cond;
   CHECK(cudaGraphAddNode(&cond, graph, &setter, nullptr, 1, &c));
   int n = kN;
@@ -213,32 +217,25 @@ static void check_switch(std::mt19937& rng) {
   int ran[4] = {0, 0, 0, 0};
   for (int launch = 0; launch < 16; ++launch) {
     const unsigned value = static_cast<unsigned>(rng() % 5);
-    CHECK(cudaMemcpy(flag, &value, sizeof value, cudaMemcpyHostToDevice));
+    b.set(0, value);
     CHECK(cudaGraphLaunch(exec, 0));
     CHECK(cudaStreamSynchronize(0));
-    if (value < 3) add_on_host(host, static_cast<int>(value) + 1);
+    if (value < 3) add_on_host(b.host, static_cast<int>(value) + 1);
     ++ran[value < 3 ? value : 3];
-    check_same(to_host(data), host, "switch node");
+    b.check("switch node");
   }
   std::printf("switch node of 3 bodies: 16 launches (bodies 0/1/2/none: %d/%d/%d/%d), data as the host's\n", ran[0],
               ran[1], ran[2], ran[3]);
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));
-  CHECK(cudaFree(data));
-  CHECK(cudaFree(flag));
 }
 
 // A conditional node added by hand to a graph being captured, its body captured from another stream,
 // and a while node whose body holds an if node (nested conditionals).
 static void check_captured_and_nested(std::mt19937& rng) {
-  int* data;
-  unsigned *counter, *flag;
-  CHECK(cudaMalloc(&data, kN * sizeof(int)));
-  CHECK(cudaMalloc(&counter, sizeof(unsigned)));
-  CHECK(cudaMalloc(&flag, sizeof(unsigned)));
-  std::vector<int> host(kN);
-  for (int& v : host) v = static_cast<int>(rng() % 777);
-  CHECK(cudaMemcpy(data, host.data(), kN * sizeof(int), cudaMemcpyHostToDevice));
+  Buffers b(rng, 0, 777);
+  int* data = b.data;
+  unsigned *counter = b.control[0], *flag = b.control[1];
   int n = kN, seven = 7, eleven = 11;
 
   cudaStream_t s;
@@ -253,10 +250,7 @@ static void check_captured_and_nested(std::mt19937& rng) {
   CHECK(cudaGraphConditionalHandleCreate(&loop, graph, 1, cudaGraphCondAssignDefault));
   addTo<<<(kN + 127) / 128, 128, 0, s>>>(data, seven, n);  // before the loop
   CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &graph, &deps, nullptr, &ndeps));
-  cudaGraphNodeParams c = {cudaGraphNodeTypeConditional};
-  c.conditional.handle = loop;
-  c.conditional.type = cudaGraphCondTypeWhile;
-  c.conditional.size = 1;
+  cudaGraphNodeParams c = conditional(loop, cudaGraphCondTypeWhile, 1);
   cudaGraphNode_t cond;
   CHECK(cudaGraphAddNode(&cond, graph, deps, nullptr, ndeps, &c));
   const cudaGraph_t body = c.conditional.phGraph_out[0];
@@ -270,10 +264,7 @@ static void check_captured_and_nested(std::mt19937& rng) {
   CHECK(cudaGraphConditionalHandleCreate(&inner, body));
   void* setArgs[] = {&flag, &inner};
   const cudaGraphNode_t setter = add_kernel(body, nullptr, 0, (void*)setFromByte, setArgs, 1, 1);
-  cudaGraphNodeParams ifp = {cudaGraphNodeTypeConditional};
-  ifp.conditional.handle = inner;
-  ifp.conditional.type = cudaGraphCondTypeIf;
-  ifp.conditional.size = 1;
+  cudaGraphNodeParams ifp = conditional(inner, cudaGraphCondTypeIf, 1);
   cudaGraphNode_t ifNode;
   CHECK(cudaGraphAddNode(&ifNode, body, &setter, nullptr, 1, &ifp));
   cudaStream_t bs;
@@ -289,21 +280,18 @@ static void check_captured_and_nested(std::mt19937& rng) {
   CHECK(cudaGraphInstantiate(&exec, captured, 0));
   for (int launch = 0; launch < 4; ++launch) {
     const unsigned trips = rng() % 6 + 1, on = rng() % 2;
-    CHECK(cudaMemcpy(counter, &trips, sizeof trips, cudaMemcpyHostToDevice));
-    CHECK(cudaMemcpy(flag, &on, sizeof on, cudaMemcpyHostToDevice));
+    b.set(0, trips);
+    b.set(1, on);
     CHECK(cudaGraphLaunch(exec, s));
     CHECK(cudaStreamSynchronize(s));
-    add_on_host(host, 7 + (on != 0 ? 7 * static_cast<int>(trips) : 0) + 11);
-    check_same(to_host(data), host, "captured while node around an if node");
+    add_on_host(b.host, 7 + (on != 0 ? 7 * static_cast<int>(trips) : 0) + 11);
+    b.check("captured while node around an if node");
   }
   std::printf("captured graph: a while node around an if node, 4 launches, data as the host's\n");
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(captured));
   CHECK(cudaStreamDestroy(s));
   CHECK(cudaStreamDestroy(bs));
-  CHECK(cudaFree(data));
-  CHECK(cudaFree(counter));
-  CHECK(cudaFree(flag));
 }
 
 // What CUDA refuses: a while node of two bodies, an if node of three, a handle of another graph, a host
@@ -318,10 +306,7 @@ static void check_refusals() {
   CHECK(cudaGraphConditionalHandleCreate(&mine, graph));
   CHECK(cudaGraphConditionalHandleCreate(&theirs, other));
   cudaGraphNode_t node;
-  cudaGraphNodeParams c = {cudaGraphNodeTypeConditional};
-  c.conditional.handle = mine;
-  c.conditional.type = cudaGraphCondTypeWhile;
-  c.conditional.size = 2;
+  cudaGraphNodeParams c = conditional(mine, cudaGraphCondTypeWhile, 2);
   expect(cudaGraphAddNode(&node, graph, nullptr, nullptr, 0, &c) != cudaSuccess, "a while node of 2 bodies refused", 0, 1);
   cudaGetLastError();
   c.conditional.type = cudaGraphCondTypeIf;
