@@ -2,7 +2,7 @@
 #   [-DEXPECT_REPORT=regex] [-DSIMCC=... -DSOURCE=... -DWORK=...] -P run_program.cmake
 # Without EXPECT_FINDING the program must exit 0 and print PASSED. With it, it must exit non-zero and
 # its output must match the regex (a planted bug's report, naming the kernel). EXPECT_REPORT is for a
-# program that faults a kernel on purpose and runs without the checks: it must exit 0 and print PASSED
+# program that faults a kernel on purpose, or calls what CUDA refuses: it must exit 0 and print PASSED
 # (the fault is only its error code), and the simulator's report on stderr must match the regex. With SIMCC, the program
 # is first built from SOURCE by the gpulab-simcc driver (with the nvcc flags a user would pass).
 if(SIMCC)
