@@ -1422,30 +1422,27 @@ void Machine::warp(const Instr& in) {
       return;
     }
     case Op::redux: {
-      const std::uint64_t a = u(in.args[1], 32);
+      const auto a = static_cast<std::uint32_t>(u(in.args[1], 32));
       const unsigned mask = static_cast<unsigned>(u(in.args[2], 32));
-      const bool sg = is_signed(in.type);
-      std::uint64_t acc = 0;
-      bool first = true;
-      // Every lane of the mask reads every lane's value, in lane order, with indexed exchanges.
-      for (unsigned lanes = mask; lanes != 0; lanes &= lanes - 1) {
-        const auto k = static_cast<unsigned>(std::countr_zero(lanes));
-        const std::uint64_t v = detail::warp_collective(WarpOp::shfl_idx, mask, a, k, 32, where) & 0xffffffffu;
-        if (first) {
-          acc = v;
-          first = false;
-          continue;
-        }
-        switch (in.mode) {
-          case Mode::a_add: acc = (acc + v) & 0xffffffffu; break;
-          case Mode::a_min: acc = sg ? (sign_extend(v, 32) < sign_extend(acc, 32) ? v : acc) : std::min(acc, v); break;
-          case Mode::a_max: acc = sg ? (sign_extend(v, 32) > sign_extend(acc, 32) ? v : acc) : std::max(acc, v); break;
-          case Mode::a_and: acc &= v; break;
-          case Mode::a_or: acc |= v; break;
-          default: acc ^= v; break;
-        }
+      const Mode mode = in.mode;
+      std::uint32_t r = 0;
+      if (is_signed(in.type) && (mode == Mode::a_min || mode == Mode::a_max)) {
+        const auto pick = [mode](std::int32_t x, std::int32_t y) { return mode == Mode::a_min ? std::min(x, y) : std::max(x, y); };
+        r = static_cast<std::uint32_t>(detail::warp_reduce(mask, static_cast<std::int32_t>(a), pick, where));
+      } else {
+        const auto fold = [mode](std::uint32_t x, std::uint32_t y) -> std::uint32_t {
+          switch (mode) {
+            case Mode::a_add: return x + y;
+            case Mode::a_min: return std::min(x, y);
+            case Mode::a_max: return std::max(x, y);
+            case Mode::a_and: return x & y;
+            case Mode::a_or: return x | y;
+            default: return x ^ y;
+          }
+        };
+        r = detail::warp_reduce(mask, a, fold, where);
       }
-      put(in.args[0], acc);
+      put(in.args[0], r);
       return;
     }
     case Op::elect: {

@@ -82,10 +82,6 @@ void check_body(const CUgraph_st& body, unsigned owner_index, std::size_t body_i
 }  // namespace
 
 void make_conditional_node(CUgraphNode_st& node, const CUgraph_st& graph, const cudaConditionalNodeParams& params) {
-  if (params.handle == 0 || !is_live(as_handle(params.handle))) {
-    throw ApiError(cudaErrorInvalidValue, fmt::format("handle {:#x} was not made by cudaGraphConditionalHandleCreate",
-                                                      params.handle));
-  }
   // The handle belongs to the graph the node joins or to one that holds it (a nested node may test its
   // parent's handle); the shared owner comes from whichever graph made it.
   std::shared_ptr<ConditionalHandle> handle;
@@ -96,9 +92,11 @@ void make_conditional_node(CUgraphNode_st& node, const CUgraph_st& graph, const 
   }
   if (!handle) {
     throw ApiError(cudaErrorInvalidValue,
-                   fmt::format("handle {:#x} was made for another graph, neither the one the node joins nor "
-                               "one that holds it",
-                               params.handle));
+                   is_live(as_handle(params.handle))
+                       ? fmt::format("handle {:#x} was made for another graph, neither the one the node joins nor "
+                                     "one that holds it",
+                                     params.handle)
+                       : fmt::format("handle {:#x} was not made by cudaGraphConditionalHandleCreate", params.handle));
   }
   switch (params.type) {
     case cudaGraphCondTypeIf:

@@ -4,6 +4,7 @@
 #endif
 // The simulator engine's entry points that simulated kernel code calls (defined in libgpulab), and the
 // helpers that move values through them.
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -66,6 +67,27 @@ inline T from_bits(std::uint64_t bits) {
   T value;
   std::memcpy(&value, &bits, sizeof(T));
   return value;
+}
+
+// A warp reduction (__reduce_*_sync, redux.sync): every lane of `mask` gets op folded over all their
+// values. A whole warp reduces in five xor exchanges; a partial mask reads each lane of it in turn.
+template <class T, class Op>
+inline T warp_reduce(unsigned mask, T value, Op op, const std::source_location& where) {
+  if (mask == 0xffffffffu) {
+    for (unsigned distance = 16; distance >= 1; distance /= 2) {
+      value = op(value, from_bits<T>(warp_collective(WarpOp::shfl_xor, mask, to_bits(value), distance, 32, where)));
+    }
+    return value;
+  }
+  T result{};
+  bool first = true;
+  for (unsigned lanes = mask; lanes != 0; lanes &= lanes - 1) {
+    const auto lane = static_cast<unsigned>(std::countr_zero(lanes));
+    const T v = from_bits<T>(warp_collective(WarpOp::shfl_idx, mask, to_bits(value), lane, 32, where));
+    result = first ? v : op(result, v);
+    first = false;
+  }
+  return result;
 }
 
 }  // namespace gpulab::sim::detail

@@ -2,7 +2,6 @@
 // CUDA's barriers, fences and warp-synchronous intrinsics for code compiled for the simulator (part of
 // <gpulab/sim/device_runtime.hpp>). What needs the scheduler calls into libgpulab's engine; a plain
 // __syncthreads in the barrier's fast mode is inlined (detail/fast_barrier.hpp).
-#include <bit>
 #include <source_location>
 
 #include <gpulab/sim/device/qualifiers.hpp>
@@ -80,28 +79,7 @@ inline unsigned __match_any_sync(unsigned mask, T value, const std::source_locat
   return static_cast<unsigned>(warp_collective(WarpOp::match_any, mask, to_bits(value), 0, 32, where));
 }
 // The warp reductions of sm_80 (__reduce_add_sync and the rest): every lane of `mask` gets the reduction
-// of all their values. A whole warp reduces in five xor exchanges; a partial mask reads each lane of
-// the mask in turn, as redux.sync does (src/sim/ptx).
-namespace gpulab::sim::detail {
-template <class T, class Op>
-inline T warp_reduce(unsigned mask, T value, Op op, const std::source_location& where) {
-  if (mask == 0xffffffffu) {
-    for (unsigned distance = 16; distance >= 1; distance /= 2) {
-      value = op(value, from_bits<T>(warp_collective(WarpOp::shfl_xor, mask, to_bits(value), distance, 32, where)));
-    }
-    return value;
-  }
-  T result{};
-  bool first = true;
-  for (unsigned lanes = mask; lanes != 0; lanes &= lanes - 1) {
-    const auto lane = static_cast<unsigned>(std::countr_zero(lanes));
-    const T v = from_bits<T>(warp_collective(WarpOp::shfl_idx, mask, to_bits(value), lane, 32, where));
-    result = first ? v : op(result, v);
-    first = false;
-  }
-  return result;
-}
-}  // namespace gpulab::sim::detail
+// of all their values (detail::warp_reduce, which redux.sync in inline PTX uses too).
 #define GPULAB_SIM_WARP_REDUCE(name, type, expression)                                                        \
   inline type name(unsigned mask, type value, const std::source_location where = std::source_location::current()) { \
     return gpulab::sim::detail::warp_reduce(mask, value, [](type a, type b) -> type { return expression; }, where); \
