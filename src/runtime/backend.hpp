@@ -3,7 +3,9 @@
 // (the CPU simulator), and a third, `host`, gives the host's memory the same interface so that copies
 // and arrays are written once. Nothing above this layer knows which backend it talks to.
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <string>
 
 #include <gpulab/device.hpp>
 #include <gpulab/kernel_registry.hpp>
@@ -25,6 +27,36 @@ struct LaunchRequest {
   const ArgInfo* arg_info = nullptr;
   std::size_t arg_count = 0;
   bool cooperative = false;  // LaunchConfig::cooperative
+};
+
+// Device memory that a library's host code (the simulator's cuBLAS and cuRAND) reads or writes: `runs`
+// runs of `run_bytes` contiguous bytes, `stride` bytes apart (a column-major matrix's columns, a strided
+// vector's elements); `operand` is the parameter's name for reports ("A", "x").
+struct DeviceRegion {
+  const void* begin = nullptr;
+  std::size_t run_bytes = 0;
+  std::size_t runs = 1;
+  std::size_t stride = 0;
+  const char* operand = "";
+};
+
+// What a host task says of the device memory it is about to touch, so that the checks see it as they
+// see a kernel's accesses: each call throws KernelFault naming the task and the operand when the region
+// is not all in device memory (or, read under initcheck, holds bytes never written).
+class HostTaskAccess {
+ public:
+  virtual void read(const DeviceRegion& region) = 0;
+  virtual void write(const DeviceRegion& region) = 0;
+
+ protected:
+  ~HostTaskAccess() = default;
+};
+
+// Library work done on the host in stream order, as a kernel on that stream would run: after the
+// stream's earlier work, before its later work, its faults the stream's.
+struct HostTask {
+  std::string name;  // the API call, "cublasSgemm_v2"
+  std::function<void(HostTaskAccess&)> body;
 };
 
 class Backend {
@@ -74,6 +106,10 @@ class Backend {
   virtual void launch(int ordinal, const LaunchRequest& request, StreamHandle stream) = 0;
   virtual void set_max_dynamic_shared_bytes(const KernelRecord& kernel, std::size_t bytes) = 0;
   virtual void synchronize_device(int ordinal) = 0;
+
+  // Queues `task` on `stream`. Only the sim device runs host tasks (its memory is the host's); the
+  // others refuse with InvalidArgument.
+  virtual void run_host_task(int ordinal, HostTask task, StreamHandle stream);
 };
 
 // Checks a launch configuration against a device's limits; throws InvalidArgument naming the limit.

@@ -43,6 +43,11 @@ Backend& backend_for(DeviceKind kind) {
   return *b;
 }
 
+void Backend::run_host_task(int, HostTask task, StreamHandle) {
+  throw InvalidArgument(std::string(task.name) + ": host tasks (the simulator's CUDA libraries) run only on the " +
+                        "sim device, not on the " + to_string(kind()) + " device");
+}
+
 #if !defined(GPULAB_HAVE_CUDA)
 std::unique_ptr<Backend> make_cuda_backend() { return nullptr; }
 #endif

@@ -76,6 +76,28 @@ std::vector<std::string> split_list(std::string_view text, char sep) {
   return out;
 }
 
+// CUDA's libraries the simulator implements: -l<name> links gpulab's own library instead.
+const char* simulated_library(const std::string& lib) {
+  if (lib == "cublas" || lib == "cublas_static") return "gpulab_cublas";
+  if (lib == "curand" || lib == "curand_static") return "gpulab_curand";
+  return nullptr;
+}
+
+// CUDA's libraries it does not: refused by name at the link, rather than linking the toolkit's copy,
+// which would fail at its first call without a GPU.
+const char* refused_library(const std::string& lib) {
+  static constexpr const char* names[] = {"cublasLt", "cufft", "cufftw", "cusparse", "cusolver", "cusolverMg",
+                                          "nvrtc", "nvJitLink", "nvjpeg", "cufile", "nccl", "cudnn", "nvblas",
+                                          "nvgraph", "cupti"};
+  std::string base = lib;
+  if (base.ends_with("_static")) base.resize(base.size() - 7);
+  for (const char* n : names) {
+    if (base == n) return "this CUDA library is not simulated (the simulator provides -lcublas and -lcurand)";
+  }
+  if (base.starts_with("npp")) return "NPP is not simulated (the simulator provides -lcublas and -lcurand)";
+  return nullptr;
+}
+
 struct Layout {
   std::string include_dir;  // holds gpulab/
   std::string lib_dir;      // holds libgpulab
@@ -320,6 +342,11 @@ int main(int argc, char** argv) {
              "kernel at run time with a message naming it");
       } else if (lib == "cudart" || lib == "cudart_static" || lib == "cuda") {
         note("-l" + lib + " is ignored: the simulator provides the CUDA runtime API");
+      } else if (const char* own = simulated_library(lib)) {
+        link_flags.push_back(std::string("-l") + own);  // never the toolkit's: it needs a GPU
+      } else if (const char* why = refused_library(lib)) {
+        std::cerr << "gpulab-simcc: -l" << lib << ": " << why << "\n";
+        return 2;
       } else {
         link_flags.push_back("-l" + lib);
       }

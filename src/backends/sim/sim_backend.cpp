@@ -1,6 +1,7 @@
 // The `sim` device's Backend: the interface of src/runtime/backend.hpp over the simulator's engine
 // (src/sim/engine/sim_device.hpp), which does the work.
 #include <memory>
+#include <utility>
 
 #include "runtime/backend.hpp"
 #include "sim/engine/sim_device.hpp"
@@ -50,6 +51,9 @@ class SimBackend final : public Backend {
     device_.set_max_dynamic_shared_bytes(kernel, bytes);
   }
   void synchronize_device(int) override { device_.streams().synchronize_all(); }
+  void run_host_task(int, HostTask task, StreamHandle stream) override {
+    device_.run_host_task(std::move(task), stream);
+  }
 
  private:
   SimDevice device_;

@@ -15,6 +15,8 @@
 #include <mutex>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include <gpulab/error.hpp>
 #include <gpulab/sim/detail/checks/initcheck.hpp>
 
@@ -181,6 +183,19 @@ void Initcheck::on_block_start(BlockRun& run) {
 
 void Initcheck::on_device_write(SimDevice& device, const void* p, std::size_t bytes, unsigned checks) {
   marks_of(device).device_written(p, bytes, (checks & flag) != 0);
+}
+
+std::string Initcheck::on_host_read(SimDevice& device, const void* p, std::size_t bytes, unsigned checks) {
+  if ((checks & flag) == 0 || !device.memory().contains(p)) return {};  // not a block's thread: no host_thread
+  InitcheckMarks& marks = marks_of(device);
+  marks.launch_starts(true);  // a library call reads as a watched launch would
+  const auto first = marks.first_unwritten(p, bytes);
+  if (!first) return {};
+  const auto b = device.memory().buffer_of(p);
+  return fmt::format("initcheck: it read {} bytes at offset {} of {}, and byte {} of them was never written", bytes,
+                     b ? reinterpret_cast<std::uintptr_t>(p) - b->begin : 0,
+                     b ? fmt::format("device buffer #{} ({} bytes)", b->id, b->bytes) : std::string("device memory"),
+                     *first);
 }
 
 void Initcheck::on_free(SimDevice& device, const Buffer& buffer) { marks_of(device).freed(buffer); }

@@ -45,6 +45,9 @@ class SimDevice : public ClientDeviceStates<Clients> {
   // configuration against the kernel's dynamic shared memory limit, the clients' queue-time checks.
   void launch(const gpulab::detail::LaunchRequest& request, StreamHandle stream);
   void set_max_dynamic_shared_bytes(const gpulab::detail::KernelRecord& kernel, std::size_t bytes);
+  // Queues a library's host work on `stream` (host_tasks.cpp): the regions it declares are checked as a
+  // kernel's accesses are, under the checks on now.
+  void run_host_task(gpulab::detail::HostTask task, StreamHandle stream);
 
   // A client's part of the device.
   template <class C>

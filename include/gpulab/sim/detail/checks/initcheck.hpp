@@ -62,6 +62,7 @@ struct Initcheck : ClientDefaults<Initcheck> {
   static void on_launch_start(SimDevice& device, LaunchJob& job);
   static void on_block_start(BlockRun& run);
   static void on_device_write(SimDevice& device, const void* p, std::size_t bytes, unsigned checks);
+  static std::string on_host_read(SimDevice& device, const void* p, std::size_t bytes, unsigned checks);
   static void on_free(SimDevice& device, const Buffer& buffer);
   static void on_device_created(SimDevice& device);
   static void on_device_destroyed(SimDevice& device);

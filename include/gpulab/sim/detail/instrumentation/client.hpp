@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <source_location>
+#include <string>
 #include <string_view>
 
 #include <gpulab/sim/detail/engine_abi.hpp>
@@ -126,6 +127,9 @@ struct ClientDefaults {
   static void on_grid_sync_resumed(BlockRun&) {}
   // A copy or fill wrote device bytes [p, p + bytes), queued while `checks` were on.
   static void on_device_write(SimDevice&, const void*, std::size_t, unsigned) {}
+  // A library's host task (a cuBLAS call, say) is about to read device bytes [p, p + bytes), all in live
+  // memory, queued while `checks` were on: a finding's text ("initcheck: ..."), else empty.
+  static std::string on_host_read(SimDevice&, const void*, std::size_t, unsigned) { return {}; }
   // A buffer is about to be freed.
   static void on_free(SimDevice&, const Buffer&) {}
   // The device was made, and is going away (a client's DeviceState lives in between).

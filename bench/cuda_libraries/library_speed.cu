@@ -1,0 +1,86 @@
+// How fast the simulator's CUDA libraries run against the CPU code they stand on, side by side in one
+// process on the same memory: a simulated cublasSgemm (a host task on the handle's stream, its operands
+// checked, the product on gpulab's CPU GEMM) against gpulab::cpu::gemm called directly on the same
+// buffers. Prints one line per case: the median of the timed repetitions of each, and their ratio.
+// Built for the simulator only (scripts/bench-cuda-libraries runs it); it needs libgpulab's CPU GEMM.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <vector>
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <gpulab/cpu/gemm.hpp>
+
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+void check(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "library_speed: %s failed\n", what);
+    std::exit(1);
+  }
+}
+
+void bench_sgemm(int n, int repeats) {
+  const std::size_t count = static_cast<std::size_t>(n) * n;
+  std::mt19937 rng(12345);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> host(count);
+  float *a, *b, *c;
+  check(cudaMalloc(&a, count * sizeof(float)) == cudaSuccess, "cudaMalloc");
+  check(cudaMalloc(&b, count * sizeof(float)) == cudaSuccess, "cudaMalloc");
+  check(cudaMalloc(&c, count * sizeof(float)) == cudaSuccess, "cudaMalloc");
+  for (auto& v : host) v = dist(rng);
+  cudaMemcpy(a, host.data(), count * sizeof(float), cudaMemcpyHostToDevice);
+  for (auto& v : host) v = dist(rng);
+  cudaMemcpy(b, host.data(), count * sizeof(float), cudaMemcpyHostToDevice);
+  cublasHandle_t handle;
+  check(cublasCreate(&handle) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
+  const float one = 1.0f, zero = 0.0f;
+  using View = gpulab::matrix_view<const float>;
+  const View va(a, n, n, n, gpulab::host_space, gpulab::Layout::col_major);
+  const View vb(b, n, n, n, gpulab::host_space, gpulab::Layout::col_major);
+  const gpulab::matrix_view<float> vc(c, n, n, n, gpulab::host_space, gpulab::Layout::col_major);
+  std::vector<double> sim, direct;
+  for (int r = -1; r < repeats; ++r) {  // r = -1 warms both up, untimed
+    auto t0 = std::chrono::steady_clock::now();
+    check(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, a, n, b, n, &zero, c, n) == CUBLAS_STATUS_SUCCESS,
+          "cublasSgemm");
+    check(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
+    if (r >= 0) sim.push_back(seconds_since(t0));
+    t0 = std::chrono::steady_clock::now();
+    gpulab::cpu::gemm<float>(va, vb, vc, 1.0f, 0.0f);
+    if (r >= 0) direct.push_back(seconds_since(t0));
+  }
+  const double flops = 2.0 * n * n * static_cast<double>(n);
+  const double ts = median(sim), td = median(direct);
+  std::printf("| cublasSgemm %d (simulated) vs gpulab::cpu::gemm | %.2f ms, %.1f GFLOP/s | %.2f ms, %.1f GFLOP/s | %.3fx |\n",
+              n, ts * 1e3, flops / ts * 1e-9, td * 1e3, flops / td * 1e-9, ts / td);
+  cublasDestroy(handle);
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 1024;
+  const int repeats = argc > 2 ? std::atoi(argv[2]) : 9;
+  check(n > 0 && repeats > 0, "arguments: [n] [repeats], both positive");
+  std::printf("| case | simulated library | direct | ratio (simulated / direct) |\n| --- | --- | --- | --- |\n");
+  bench_sgemm(n, repeats);
+  return 0;
+}
