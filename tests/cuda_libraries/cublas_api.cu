@@ -478,6 +478,98 @@ void check_level3_others(cublasHandle_t handle) {
   for (void* p : {static_cast<void*>(dA), static_cast<void*>(dC), static_cast<void*>(dG), static_cast<void*>(dGt)}) CHECK(cudaFree(p));
 }
 
+// Batched LU: factor, solve and invert two well-conditioned matrices; A x = b recovered, A inv(A) = I.
+// Then trmm, symm and dgmm against float64.
+void check_lu_and_level3_rest(cublasHandle_t handle) {
+  const int n = 13, batch = 2, lda = n + 1;
+  std::vector<std::vector<double>> A(batch);
+  std::vector<double*> dA(batch), dAinv(batch), dB(batch);
+  std::vector<std::vector<double>> rhs(batch);
+  for (int b = 0; b < batch; ++b) {
+    A[b] = random_matrix<double>(n, n, lda);
+    for (int i = 0; i < n; ++i) A[b][i * lda + (n - 1 - i)] += 4.0;  // dominant anti-diagonal: pivoting needed
+    dA[b] = to_device(A[b]);
+    dAinv[b] = to_device(std::vector<double>(n * n, std::nan("")));
+    rhs[b].resize(n);
+    for (auto& v : rhs[b]) v = uniform();
+    dB[b] = to_device(rhs[b]);
+  }
+  double** dAp = to_device(dA);
+  double** dAinvp = to_device(dAinv);
+  double** dBp = to_device(dB);
+  int* dPiv = to_device(std::vector<int>(n * batch, -1));
+  int* dInfo = to_device(std::vector<int>(batch, -1));
+  CHECK_CUBLAS(cublasDgetrfBatched(handle, n, dAp, lda, dPiv, dInfo, batch));
+  const auto info = to_host(dInfo, batch);
+  const auto piv = to_host(dPiv, n * batch);
+  expect(info[0] == 0 && info[1] == 0 && piv[0] == n, "cublasDgetrfBatched: info 0, the first pivot is the anti-diagonal's row");
+  int host_info = -99;
+  CHECK_CUBLAS(cublasDgetrsBatched(handle, CUBLAS_OP_N, n, 1, dAp, lda, dPiv, dBp, n, &host_info, batch));
+  expect(host_info == 0, "cublasDgetrsBatched: info 0");
+  CHECK_CUBLAS(cublasDgetriBatched(handle, n, dAp, lda, dPiv, dAinvp, n, dInfo, batch));
+  for (int b = 0; b < batch; ++b) {
+    const auto x = to_host(dB[b], n);
+    const auto inv = to_host(dAinv[b], n * n);
+    std::vector<double> ax(n, 0), identity(n * n, 0), prod(n * n, 0);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) ax[i] += A[b][j * lda + i] * x[j];
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        identity[j * n + i] = i == j;
+        for (int l = 0; l < n; ++l) prod[j * n + i] += A[b][l * lda + i] * inv[j * n + l];
+      }
+    expect(relative_error(ax, n, rhs[b], n, n, 1) <= 1e-12, "cublasDgetrsBatched solves A x = b");
+    expect(relative_error(prod, n, identity, n, n, n) <= 1e-12, "cublasDgetriBatched: A inv(A) = I");
+  }
+  int bad_info = 0;
+  expect(cublasDgetrsBatched(handle, CUBLAS_OP_N, n, 1, dAp, n - 1, dPiv, dBp, n, &bad_info, batch) == CUBLAS_STATUS_INVALID_VALUE && bad_info == -5,
+         "cublasDgetrsBatched with lda < n: INVALID_VALUE and info = -5");
+  for (int b = 0; b < batch; ++b) {
+    CHECK(cudaFree(dA[b]));
+    CHECK(cudaFree(dAinv[b]));
+    CHECK(cudaFree(dB[b]));
+  }
+  for (void* p : {static_cast<void*>(dAp), static_cast<void*>(dAinvp), static_cast<void*>(dBp), static_cast<void*>(dPiv), static_cast<void*>(dInfo)}) CHECK(cudaFree(p));
+
+  // trmm (left, lower, transposed, unit diagonal), symm (right, upper), dgmm (left).
+  const int m = 11, k = 7, ldt = m + 2;
+  std::vector<double> T(ldt * m, std::nan(""));
+  for (int j = 0; j < m; ++j) for (int i = j; i < m; ++i) T[j * ldt + i] = i == j ? std::nan("") : uniform();  // unit: diagonal never read
+  const auto B = random_matrix<double>(m, k, m);
+  double *dT = to_device(T), *dBm = to_device(B), *dC = to_device(std::vector<double>(m * k, std::nan("")));
+  const double alpha = uniform();
+  CHECK_CUBLAS(cublasDtrmm(handle, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, CUBLAS_DIAG_UNIT, m, k, &alpha, dT, ldt, dBm, m, dC, m));
+  std::vector<double> want(m * k, 0);
+  for (int j = 0; j < k; ++j)
+    for (int i = 0; i < m; ++i) {
+      double sum = B[j * m + i];  // the unit diagonal
+      for (int l = i + 1; l < m; ++l) sum += T[i * ldt + l] * B[j * m + l];  // op(T)(i, l) = T(l, i), l > i
+      want[j * m + i] = alpha * sum;
+    }
+  expect(relative_error(to_host(dC, m * k), m, want, m, m, k) <= 4.0 * m * 0x1p-53, "cublasDtrmm");
+  std::vector<double> S(k * k, std::nan(""));
+  for (int j = 0; j < k; ++j) for (int i = 0; i <= j; ++i) S[j * k + i] = uniform();
+  double* dS = to_device(S);
+  const double beta = 0;
+  CHECK_CUBLAS(cublasDsymm(handle, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, m, k, &alpha, dS, k, dBm, m, &beta, dC, m));
+  for (int j = 0; j < k; ++j)
+    for (int i = 0; i < m; ++i) {
+      double sum = 0;
+      for (int l = 0; l < k; ++l) sum += B[l * m + i] * (l <= j ? S[j * k + l] : S[l * k + j]);
+      want[j * m + i] = alpha * sum;
+    }
+  expect(relative_error(to_host(dC, m * k), m, want, m, m, k) <= 4.0 * k * 0x1p-53, "cublasDsymm");
+  std::vector<double> d(m);
+  for (auto& v : d) v = uniform();
+  double* dd = to_device(d);
+  CHECK_CUBLAS(cublasDdgmm(handle, CUBLAS_SIDE_LEFT, m, k, dBm, m, dd, 1, dC, m));
+  const auto got = to_host(dC, m * k);
+  bool exact = true;
+  for (int j = 0; j < k; ++j) for (int i = 0; i < m; ++i) exact = exact && got[j * m + i] == B[j * m + i] * d[i];
+  expect(exact, "cublasDdgmm");
+  for (void* p : {static_cast<void*>(dT), static_cast<void*>(dBm), static_cast<void*>(dC), static_cast<void*>(dS), static_cast<void*>(dd)}) CHECK(cudaFree(p));
+}
+
 __global__ void addOne(float* v, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) v[i] += 1.0f;
@@ -555,6 +647,7 @@ int main() {
   check_level1(handle);
   check_level2(handle);
   check_level3_others(handle);
+  check_lu_and_level3_rest(handle);
   check_stream_order(handle);
   check_status_codes(handle);
   CHECK_CUBLAS(cublasDestroy(handle));

@@ -251,6 +251,131 @@ cublasStatus_t geam_call(const char* call, cublasHandle_t handle, cublasOperatio
   });
 }
 
+// C = alpha op(A) B (left) or alpha B op(A) (right) for a triangular A: cuBLAS's out-of-place trmm (C
+// may be B).
+template <class C>
+cublasStatus_t trmm_call(const char* call, cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo,
+                         cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const C* alpha, const C* A,
+                         int lda, const C* B, int ldb, C* Cm, int ldc) {
+  using T = typename element_of<C>::type;
+  return api(call, [&] {
+    const cublasContext& ctx = context_of(handle);
+    const bool left = parse_left(side);
+    const bool upper = parse_upper(uplo, "uplo");
+    const Op op = parse_op(trans, "trans");
+    const bool unit = parse_unit(diag);
+    require(m >= 0 && n >= 0, [&] { return fmt::format("m = {} and n = {} must not be negative", m, n); });
+    const int order = left ? m : n;
+    require(lda >= (order > 1 ? order : 1), [&] { return fmt::format("lda = {} is less than max(1, {}) = {}", lda, left ? "m" : "n", order > 1 ? order : 1); });
+    require(ldb >= (m > 1 ? m : 1) && ldc >= (m > 1 ? m : 1),
+            [&] { return fmt::format("ldb = {} and ldc = {} must be at least max(1, m) = {}", ldb, ldc, m > 1 ? m : 1); });
+    const Scalar<T> a(ctx, elements(alpha), "alpha");
+    if (m == 0 || n == 0) return;
+    const T* ea = elements(A);
+    const T* eb = elements(B);
+    T* ec = elements(Cm);
+    enqueue(ctx, call, [=](HostTaskAccess& access) {
+      const T av = a.get(access);
+      read_triangle(access, ea, order, lda, upper, sizeof(T), "A");
+      access.read(matrix_region(eb, m, n, ldb, sizeof(T), "B"));
+      access.write(matrix_region(ec, m, n, ldc, sizeof(T), "C"));
+      const Triangle<T> t{ea, lda, upper, unit, op};
+      auto tij = [&](int i, int j) {  // op(A)(i, j), zero outside its triangle
+        const bool inside = t.solves_upper() ? i <= j : i >= j;
+        if (!inside) return T(0);
+        return i == j && unit ? T(1) : t(i, j);
+      };
+      std::vector<T> out(static_cast<std::size_t>(m) * n);  // C may be B: the product first, then C
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+          T sum{};
+          if (left) {
+            for (int l = 0; l < m; ++l) sum += tij(i, l) * eb[static_cast<long long>(j) * ldb + l];
+          } else {
+            for (int l = 0; l < n; ++l) sum += eb[static_cast<long long>(l) * ldb + i] * tij(l, j);
+          }
+          out[static_cast<std::size_t>(j) * m + i] = av * sum;
+        }
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) ec[static_cast<long long>(j) * ldc + i] = out[static_cast<std::size_t>(j) * m + i];
+    });
+  });
+}
+
+// C = alpha A B + beta C (left) or alpha B A + beta C (right), A symmetric with its `uplo` triangle stored.
+template <class C>
+cublasStatus_t symm_call(const char* call, cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m,
+                         int n, const C* alpha, const C* A, int lda, const C* B, int ldb, const C* beta, C* Cm, int ldc) {
+  using T = typename element_of<C>::type;
+  return api(call, [&] {
+    const cublasContext& ctx = context_of(handle);
+    const bool left = parse_left(side);
+    const bool upper = parse_upper(uplo, "uplo");
+    require(m >= 0 && n >= 0, [&] { return fmt::format("m = {} and n = {} must not be negative", m, n); });
+    const int order = left ? m : n;
+    require(lda >= (order > 1 ? order : 1), [&] { return fmt::format("lda = {} is less than max(1, {}) = {}", lda, left ? "m" : "n", order > 1 ? order : 1); });
+    require(ldb >= (m > 1 ? m : 1) && ldc >= (m > 1 ? m : 1),
+            [&] { return fmt::format("ldb = {} and ldc = {} must be at least max(1, m) = {}", ldb, ldc, m > 1 ? m : 1); });
+    const Scalar<T> a(ctx, elements(alpha), "alpha"), b(ctx, elements(beta), "beta");
+    if (m == 0 || n == 0) return;
+    const T* ea = elements(A);
+    const T* eb = elements(B);
+    T* ec = elements(Cm);
+    enqueue(ctx, call, [=](HostTaskAccess& access) {
+      const T av = a.get(access), bv = b.get(access);
+      if (av != T(0)) {
+        read_triangle(access, ea, order, lda, upper, sizeof(T), "A");
+        access.read(matrix_region(eb, m, n, ldb, sizeof(T), "B"));
+      }
+      const DeviceRegion rc = matrix_region(ec, m, n, ldc, sizeof(T), "C");
+      if (bv != T(0)) access.read(rc);
+      access.write(rc);
+      auto sym = [&](int i, int j) {
+        const bool stored = upper ? i <= j : i >= j;
+        return stored ? ea[static_cast<long long>(j) * lda + i] : ea[static_cast<long long>(i) * lda + j];
+      };
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+          T sum{};
+          for (int l = 0; av != T(0) && l < order; ++l) {
+            sum += left ? sym(i, l) * eb[static_cast<long long>(j) * ldb + l] : eb[static_cast<long long>(l) * ldb + i] * sym(l, j);
+          }
+          T& cij = ec[static_cast<long long>(j) * ldc + i];
+          cij = bv == T(0) ? av * sum : av * sum + bv * cij;
+        }
+    });
+  });
+}
+
+// C = A diag(x) (right) or diag(x) A (left).
+template <class C>
+cublasStatus_t dgmm_call(const char* call, cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const C* A,
+                         int lda, const C* x, int incx, C* Cm, int ldc) {
+  using T = typename element_of<C>::type;
+  return api(call, [&] {
+    const cublasContext& ctx = context_of(handle);
+    const bool left = parse_left(mode);
+    require(m >= 0 && n >= 0, [&] { return fmt::format("m = {} and n = {} must not be negative", m, n); });
+    require(lda >= (m > 1 ? m : 1) && ldc >= (m > 1 ? m : 1),
+            [&] { return fmt::format("lda = {} and ldc = {} must be at least max(1, m) = {}", lda, ldc, m > 1 ? m : 1); });
+    if (m == 0 || n == 0) return;
+    const T* ea = elements(A);
+    const T* ex = elements(x);
+    T* ec = elements(Cm);
+    const int len = left ? m : n;
+    enqueue(ctx, call, [=](HostTaskAccess& access) {
+      access.read(matrix_region(ea, m, n, lda, sizeof(T), "A"));
+      access.read(vector_region(ex, len, incx, sizeof(T), "x"));
+      access.write(matrix_region(ec, m, n, ldc, sizeof(T), "C"));
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+          const T d = at(ex, left ? i : j, len, incx);
+          ec[static_cast<long long>(j) * ldc + i] = ea[static_cast<long long>(j) * lda + i] * d;
+        }
+    });
+  });
+}
+
 }  // namespace
 
 }  // namespace gpulab::sim::cublas
@@ -290,5 +415,20 @@ cublasStatus_t cublasSgeam(cublasHandle_t h, cublasOperation_t ta, cublasOperati
 cublasStatus_t cublasDgeam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, const double* a, const double* A, int lda, const double* b, const double* B, int ldb, double* C, int ldc) { return geam_call("cublasDgeam", h, ta, tb, m, n, a, A, lda, b, B, ldb, C, ldc); }
 cublasStatus_t cublasCgeam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, const cuComplex* a, const cuComplex* A, int lda, const cuComplex* b, const cuComplex* B, int ldb, cuComplex* C, int ldc) { return geam_call("cublasCgeam", h, ta, tb, m, n, a, A, lda, b, B, ldb, C, ldc); }
 cublasStatus_t cublasZgeam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, const cuDoubleComplex* a, const cuDoubleComplex* A, int lda, const cuDoubleComplex* b, const cuDoubleComplex* B, int ldb, cuDoubleComplex* C, int ldc) { return geam_call("cublasZgeam", h, ta, tb, m, n, a, A, lda, b, B, ldb, C, ldc); }
+
+cublasStatus_t cublasStrmm_v2(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, cublasOperation_t t, cublasDiagType_t d, int m, int n, const float* a, const float* A, int lda, const float* B, int ldb, float* C, int ldc) { return trmm_call("cublasStrmm_v2", h, s, u, t, d, m, n, a, A, lda, B, ldb, C, ldc); }
+cublasStatus_t cublasDtrmm_v2(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, cublasOperation_t t, cublasDiagType_t d, int m, int n, const double* a, const double* A, int lda, const double* B, int ldb, double* C, int ldc) { return trmm_call("cublasDtrmm_v2", h, s, u, t, d, m, n, a, A, lda, B, ldb, C, ldc); }
+cublasStatus_t cublasCtrmm_v2(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, cublasOperation_t t, cublasDiagType_t d, int m, int n, const cuComplex* a, const cuComplex* A, int lda, const cuComplex* B, int ldb, cuComplex* C, int ldc) { return trmm_call("cublasCtrmm_v2", h, s, u, t, d, m, n, a, A, lda, B, ldb, C, ldc); }
+cublasStatus_t cublasZtrmm_v2(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, cublasOperation_t t, cublasDiagType_t d, int m, int n, const cuDoubleComplex* a, const cuDoubleComplex* A, int lda, const cuDoubleComplex* B, int ldb, cuDoubleComplex* C, int ldc) { return trmm_call("cublasZtrmm_v2", h, s, u, t, d, m, n, a, A, lda, B, ldb, C, ldc); }
+
+cublasStatus_t cublasSsymm_v2(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, int m, int n, const float* a, const float* A, int lda, const float* B, int ldb, const float* b, float* C, int ldc) { return symm_call("cublasSsymm_v2", h, s, u, m, n, a, A, lda, B, ldb, b, C, ldc); }
+cublasStatus_t cublasDsymm_v2(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, int m, int n, const double* a, const double* A, int lda, const double* B, int ldb, const double* b, double* C, int ldc) { return symm_call("cublasDsymm_v2", h, s, u, m, n, a, A, lda, B, ldb, b, C, ldc); }
+cublasStatus_t cublasCsymm_v2(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, int m, int n, const cuComplex* a, const cuComplex* A, int lda, const cuComplex* B, int ldb, const cuComplex* b, cuComplex* C, int ldc) { return symm_call("cublasCsymm_v2", h, s, u, m, n, a, A, lda, B, ldb, b, C, ldc); }
+cublasStatus_t cublasZsymm_v2(cublasHandle_t h, cublasSideMode_t s, cublasFillMode_t u, int m, int n, const cuDoubleComplex* a, const cuDoubleComplex* A, int lda, const cuDoubleComplex* B, int ldb, const cuDoubleComplex* b, cuDoubleComplex* C, int ldc) { return symm_call("cublasZsymm_v2", h, s, u, m, n, a, A, lda, B, ldb, b, C, ldc); }
+
+cublasStatus_t cublasSdgmm(cublasHandle_t h, cublasSideMode_t mode, int m, int n, const float* A, int lda, const float* x, int incx, float* C, int ldc) { return dgmm_call("cublasSdgmm", h, mode, m, n, A, lda, x, incx, C, ldc); }
+cublasStatus_t cublasDdgmm(cublasHandle_t h, cublasSideMode_t mode, int m, int n, const double* A, int lda, const double* x, int incx, double* C, int ldc) { return dgmm_call("cublasDdgmm", h, mode, m, n, A, lda, x, incx, C, ldc); }
+cublasStatus_t cublasCdgmm(cublasHandle_t h, cublasSideMode_t mode, int m, int n, const cuComplex* A, int lda, const cuComplex* x, int incx, cuComplex* C, int ldc) { return dgmm_call("cublasCdgmm", h, mode, m, n, A, lda, x, incx, C, ldc); }
+cublasStatus_t cublasZdgmm(cublasHandle_t h, cublasSideMode_t mode, int m, int n, const cuDoubleComplex* A, int lda, const cuDoubleComplex* x, int incx, cuDoubleComplex* C, int ldc) { return dgmm_call("cublasZdgmm", h, mode, m, n, A, lda, x, incx, C, ldc); }
 
 }  // extern "C"

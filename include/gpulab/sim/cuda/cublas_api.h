@@ -392,6 +392,47 @@ cublasStatus_t cublasZgeam(cublasHandle_t handle, cublasOperation_t transa, cubl
                            const cuDoubleComplex* beta, const cuDoubleComplex* B, int ldb, cuDoubleComplex* C,
                            int ldc);
 
+#define GPULAB_CUBLAS_TRMM(fn, T)                                                                                 \
+  cublasStatus_t fn(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, \
+                    cublasDiagType_t diag, int m, int n, const T* alpha, const T* A, int lda, const T* B, int ldb,   \
+                    T* C, int ldc);
+GPULAB_CUBLAS_TRMM(cublasStrmm_v2, float)
+GPULAB_CUBLAS_TRMM(cublasDtrmm_v2, double)
+GPULAB_CUBLAS_TRMM(cublasCtrmm_v2, cuComplex)
+GPULAB_CUBLAS_TRMM(cublasZtrmm_v2, cuDoubleComplex)
+#undef GPULAB_CUBLAS_TRMM
+
+#define GPULAB_CUBLAS_SYMM(fn, T)                                                                                  \
+  cublasStatus_t fn(cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n,            \
+                    const T* alpha, const T* A, int lda, const T* B, int ldb, const T* beta, T* C, int ldc);
+GPULAB_CUBLAS_SYMM(cublasSsymm_v2, float)
+GPULAB_CUBLAS_SYMM(cublasDsymm_v2, double)
+GPULAB_CUBLAS_SYMM(cublasCsymm_v2, cuComplex)
+GPULAB_CUBLAS_SYMM(cublasZsymm_v2, cuDoubleComplex)
+#undef GPULAB_CUBLAS_SYMM
+
+#define GPULAB_CUBLAS_DGMM(fn, T)                                                                                  \
+  cublasStatus_t fn(cublasHandle_t handle, cublasSideMode_t mode, int m, int n, const T* A, int lda, const T* x,  \
+                    int incx, T* C, int ldc);
+GPULAB_CUBLAS_DGMM(cublasSdgmm, float)
+GPULAB_CUBLAS_DGMM(cublasDdgmm, double)
+GPULAB_CUBLAS_DGMM(cublasCdgmm, cuComplex)
+GPULAB_CUBLAS_DGMM(cublasZdgmm, cuDoubleComplex)
+#undef GPULAB_CUBLAS_DGMM
+
+// ---- batched LU (1-based pivots, LAPACK's info; a null pivot array means no pivoting) ----
+#define GPULAB_CUBLAS_LU(T, getrf, getrs, getri)                                                                    \
+  cublasStatus_t getrf(cublasHandle_t handle, int n, T* const A[], int lda, int* P, int* info, int batchSize);      \
+  cublasStatus_t getrs(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, const T* const Aarray[],   \
+                       int lda, const int* devIpiv, T* const Barray[], int ldb, int* info, int batchSize);          \
+  cublasStatus_t getri(cublasHandle_t handle, int n, const T* const A[], int lda, const int* P, T* const C[],      \
+                       int ldc, int* info, int batchSize);
+GPULAB_CUBLAS_LU(float, cublasSgetrfBatched, cublasSgetrsBatched, cublasSgetriBatched)
+GPULAB_CUBLAS_LU(double, cublasDgetrfBatched, cublasDgetrsBatched, cublasDgetriBatched)
+GPULAB_CUBLAS_LU(cuComplex, cublasCgetrfBatched, cublasCgetrsBatched, cublasCgetriBatched)
+GPULAB_CUBLAS_LU(cuDoubleComplex, cublasZgetrfBatched, cublasZgetrsBatched, cublasZgetriBatched)
+#undef GPULAB_CUBLAS_LU
+
 #if defined(__cplusplus)
 cublasStatus_t cublasHgemm(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
                            int k, const __half* alpha, const __half* A, int lda, const __half* B, int ldb,

@@ -23,8 +23,10 @@
 #define cublasCsrot cublasCsrot_v2
 #define cublasCsscal cublasCsscal_v2
 #define cublasCswap cublasCswap_v2
+#define cublasCsymm cublasCsymm_v2
 #define cublasCsymv cublasCsymv_v2
 #define cublasCsyrk cublasCsyrk_v2
+#define cublasCtrmm cublasCtrmm_v2
 #define cublasCtrsm cublasCtrsm_v2
 #define cublasCtrsv cublasCtrsv_v2
 #define cublasDasum cublasDasum_v2
@@ -39,8 +41,10 @@
 #define cublasDrot cublasDrot_v2
 #define cublasDscal cublasDscal_v2
 #define cublasDswap cublasDswap_v2
+#define cublasDsymm cublasDsymm_v2
 #define cublasDsymv cublasDsymv_v2
 #define cublasDsyrk cublasDsyrk_v2
+#define cublasDtrmm cublasDtrmm_v2
 #define cublasDtrsm cublasDtrsm_v2
 #define cublasDtrsv cublasDtrsv_v2
 #define cublasDzasum cublasDzasum_v2
@@ -72,8 +76,10 @@
 #define cublasSrot cublasSrot_v2
 #define cublasSscal cublasSscal_v2
 #define cublasSswap cublasSswap_v2
+#define cublasSsymm cublasSsymm_v2
 #define cublasSsymv cublasSsymv_v2
 #define cublasSsyrk cublasSsyrk_v2
+#define cublasStrmm cublasStrmm_v2
 #define cublasStrsm cublasStrsm_v2
 #define cublasStrsv cublasStrsv_v2
 #define cublasZaxpy cublasZaxpy_v2
@@ -88,8 +94,10 @@
 #define cublasZgeru cublasZgeru_v2
 #define cublasZscal cublasZscal_v2
 #define cublasZswap cublasZswap_v2
+#define cublasZsymm cublasZsymm_v2
 #define cublasZsymv cublasZsymv_v2
 #define cublasZsyrk cublasZsyrk_v2
+#define cublasZtrmm cublasZtrmm_v2
 #define cublasZtrsm cublasZtrsm_v2
 #define cublasZtrsv cublasZtrsv_v2
 
