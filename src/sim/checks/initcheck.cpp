@@ -186,7 +186,8 @@ void Initcheck::on_device_write(SimDevice& device, const void* p, std::size_t by
 }
 
 std::string Initcheck::on_host_read(SimDevice& device, const void* p, std::size_t bytes, unsigned checks) {
-  if ((checks & flag) == 0 || !device.memory().contains(p)) return {};  // not a block's thread: no host_thread
+  // On a stream's thread, not a block's: host_thread (in_device_memory's test) is not set here.
+  if ((checks & flag) == 0 || !device.memory().contains(p)) return {};
   InitcheckMarks& marks = marks_of(device);
   marks.launch_starts(true);  // a library call reads as a watched launch would
   const auto first = marks.first_unwritten(p, bytes);
