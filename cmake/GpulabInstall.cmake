@@ -2,7 +2,7 @@
 # outside project can `find_package(gpulab)` and call gpulab_add_kernels itself.
 include(CMakePackageConfigHelpers)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/gpulab DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS gpulab gpulab_cudart gpulab_cublas EXPORT gpulabTargets
+install(TARGETS gpulab gpulab_cudart gpulab_cublas gpulab_curand gpulab_cufft EXPORT gpulabTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -1,18 +1,25 @@
 // How fast the simulator's CUDA libraries run against the CPU code they stand on, side by side in one
 // process on the same memory: a simulated cublasSgemm (a host task on the handle's stream, its operands
 // checked, the product on gpulab's CPU GEMM) against gpulab::cpu::gemm called directly on the same
-// buffers. Prints one line per case: the median of the timed repetitions of each, and their ratio.
-// Built for the simulator only (scripts/bench-cuda-libraries runs it); it needs libgpulab's CPU GEMM.
+// buffers, and a simulated cufftExecC2C (2^20 points, and 1000 x 1000) against gpulab::cpu::fft's plan
+// executed directly. Prints one line per case: the median of the timed repetitions of each, and their
+// ratio. Built for the simulator only (scripts/bench-cuda-libraries runs it); it needs libgpulab's CPU
+// GEMM and FFT.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <cufft.h>
 
+#include <gpulab/cpu/fft.hpp>
 #include <gpulab/cpu/gemm.hpp>
 
 namespace {
@@ -74,6 +81,52 @@ void bench_sgemm(int n, int repeats) {
   cudaFree(c);
 }
 
+// A simulated single-precision cufftExecC2C (forward, out of place) of `shape` against gpulab's CPU FFT
+// (the plan beneath it) called directly on the same buffers.
+void bench_fft(const std::vector<int>& shape, int repeats) {
+  std::size_t count = 1;
+  for (int e : shape) count *= static_cast<std::size_t>(e);
+  std::mt19937 rng(12345);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<cufftComplex> host(count);
+  for (auto& v : host) v = make_cuComplex(dist(rng), dist(rng));
+  cufftComplex *in, *out;
+  check(cudaMalloc(&in, count * sizeof(cufftComplex)) == cudaSuccess, "cudaMalloc");
+  check(cudaMalloc(&out, count * sizeof(cufftComplex)) == cudaSuccess, "cudaMalloc");
+  cudaMemcpy(in, host.data(), count * sizeof(cufftComplex), cudaMemcpyHostToDevice);
+  cufftHandle plan;
+  std::vector<int> n = shape;
+  check(cufftPlanMany(&plan, static_cast<int>(n.size()), n.data(), nullptr, 1, 0, nullptr, 1, 0, CUFFT_C2C, 1) ==
+            CUFFT_SUCCESS,
+        "cufftPlanMany");
+  namespace fft = gpulab::cpu::fft;
+  const std::vector<std::size_t> extents(shape.begin(), shape.end());
+  const fft::ManyPlan<float> direct_plan(extents, fft::Kind::c2c, fft::Layout::packed(extents),
+                                         fft::Layout::packed(extents), 1);
+  auto* cin = reinterpret_cast<const std::complex<float>*>(in);
+  auto* cout = reinterpret_cast<std::complex<float>*>(out);
+  std::vector<double> sim, direct;
+  for (int r = -1; r < repeats; ++r) {  // r = -1 warms both up, untimed
+    auto t0 = std::chrono::steady_clock::now();
+    check(cufftExecC2C(plan, in, out, CUFFT_FORWARD) == CUFFT_SUCCESS, "cufftExecC2C");
+    check(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
+    if (r >= 0) sim.push_back(seconds_since(t0));
+    t0 = std::chrono::steady_clock::now();
+    direct_plan.execute(cin, cout, fft::Direction::forward);
+    if (r >= 0) direct.push_back(seconds_since(t0));
+  }
+  // 5 N log2 N: the customary flop count of a complex FFT, for a rate to compare sizes by.
+  const double flops = 5.0 * static_cast<double>(count) * std::log2(static_cast<double>(count));
+  const double ts = median(sim), td = median(direct);
+  std::string name;
+  for (std::size_t i = 0; i < shape.size(); ++i) name += (i ? "x" : "") + std::to_string(shape[i]);
+  std::printf("| cufftExecC2C %s (simulated) vs gpulab::cpu::fft | %.2f ms, %.2f GFLOP/s | %.2f ms, %.2f GFLOP/s | %.3fx |\n",
+              name.c_str(), ts * 1e3, flops / ts * 1e-9, td * 1e3, flops / td * 1e-9, ts / td);
+  cufftDestroy(plan);
+  cudaFree(in);
+  cudaFree(out);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -82,5 +135,7 @@ int main(int argc, char** argv) {
   check(n > 0 && repeats > 0, "arguments: [n] [repeats], both positive");
   std::printf("| case | simulated library | direct | ratio (simulated / direct) |\n| --- | --- | --- | --- |\n");
   bench_sgemm(n, repeats);
+  bench_fft({1 << 20}, repeats);
+  bench_fft({1000, 1000}, repeats);
   return 0;
 }

@@ -15,8 +15,8 @@ function(expect_refusal name expect source)
   message(STATUS "${name}: refused as it should be")
 endfunction()
 
-expect_refusal(cublas "<cublas_v2.h> \\(cuBLAS\\) is not available on the simulator"
-               "#include <cublas_v2.h>\nint main() { return 0; }\n")
+expect_refusal(cusparse "<cusparse.h> \\(cuSPARSE\\) is not available on the simulator"
+               "#include <cusparse.h>\nint main() { return 0; }\n")
 expect_refusal(driver_api "cuInit is CUDA's driver API, which the simulator does not implement"
                "#include <cuda.h>\nint main() { return cuInit(0) == CUDA_SUCCESS ? 0 : 1; }\n")
 expect_refusal(wmma "<mma.h> \\(warp matrix multiply-accumulate, wmma\\) is not available"

@@ -79,22 +79,24 @@ std::vector<std::string> split_list(std::string_view text, char sep) {
 // CUDA's libraries the simulator implements: -l<name> links gpulab's own library instead.
 const char* simulated_library(const std::string& lib) {
   if (lib == "cublas" || lib == "cublas_static") return "gpulab_cublas";
+  if (lib == "cublasLt" || lib == "cublasLt_static") return "gpulab_cublas";  // cuBLASLt lives in it too
   if (lib == "curand" || lib == "curand_static") return "gpulab_curand";
+  if (lib == "cufft" || lib == "cufft_static") return "gpulab_cufft";
   return nullptr;
 }
 
 // CUDA's libraries it does not: refused by name at the link, rather than linking the toolkit's copy,
 // which would fail at its first call without a GPU.
 const char* refused_library(const std::string& lib) {
-  static constexpr const char* names[] = {"cublasLt", "cufft", "cufftw", "cusparse", "cusolver", "cusolverMg",
+  static constexpr const char* names[] = {"cufftw", "cusparse", "cusolver", "cusolverMg",
                                           "nvrtc", "nvJitLink", "nvjpeg", "cufile", "nccl", "cudnn", "nvblas",
                                           "nvgraph", "cupti"};
   std::string base = lib;
   if (base.ends_with("_static")) base.resize(base.size() - 7);
   for (const char* n : names) {
-    if (base == n) return "this CUDA library is not simulated (the simulator provides -lcublas and -lcurand)";
+    if (base == n) return "this CUDA library is not simulated (the simulator provides -lcublas, -lcurand and -lcufft)";
   }
-  if (base.starts_with("npp")) return "NPP is not simulated (the simulator provides -lcublas and -lcurand)";
+  if (base.starts_with("npp")) return "NPP is not simulated (the simulator provides -lcublas, -lcurand and -lcufft)";
   return nullptr;
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-// gpulab-simcc's shadow of one of CUDA's headers that the simulator does not provide (the #error
-// says which and why). Refused by name, so that a program stops at the include with the reason instead
-// of falling through to the toolkit's copy and failing somewhere inside it.
-#error "gpulab-simcc: <cufftXt.h> (cuFFT) is not available on the simulator: CUDA's libraries are not simulated yet."
+// gpulab-simcc's shadow of CUDA's <cufftXt.h>, refused by name: the simulator's cuFFT
+// (libgpulab_cufft) has cuFFT's plan API of <cufft.h> only, not cuFFTXt's multi-GPU plans, callbacks and
+// cufftXtExec. Stopping at the include says so, rather than falling through to the toolkit's copy.
+#error "gpulab-simcc: <cufftXt.h> (cuFFTXt: multi-GPU plans, callbacks, cufftXtExec) is not simulated: include <cufft.h> and use cufftPlan*/cufftExec* (-lcufft)."

@@ -1,5 +1,5 @@
 #pragma once
-// gpulab-simcc's shadow of one of CUDA's headers that the simulator does not provide (the #error
-// says which and why). Refused by name, so that a program stops at the include with the reason instead
-// of falling through to the toolkit's copy and failing somewhere inside it.
-#error "gpulab-simcc: <cufftw.h> (cuFFT) is not available on the simulator: CUDA's libraries are not simulated yet."
+// gpulab-simcc's shadow of CUDA's <cufftw.h>, refused by name: the simulator's cuFFT (libgpulab_cufft)
+// has cuFFT's plan API of <cufft.h>, not cuFFTW's FFTW-compatible interface. Stopping at the include says
+// so, rather than falling through to the toolkit's copy.
+#error "gpulab-simcc: <cufftw.h> (cuFFTW, the FFTW interface) is not simulated: include <cufft.h> and use cufftPlan*/cufftExec* (-lcufft)."
