@@ -17,20 +17,12 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-#include "../cuda_programs/cuda_check.h"
+#include "library_checks.h"
 
-#define CHECK_CUBLAS(call)                                                                             \
-  do {                                                                                                 \
-    cublasStatus_t st_ = (call);                                                                       \
-    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                                \
-      std::fprintf(stderr, "%s:%d: %s returned %s\n", __FILE__, __LINE__, #call, cublasGetStatusName(st_)); \
-      std::exit(1);                                                                                    \
-    }                                                                                                  \
-  } while (0)
+#define CHECK_CUBLAS(call) CHECK_STATUS(call, CUBLAS_STATUS_SUCCESS, cublasGetStatusName)
 
 namespace {
 
-int failures = 0;
 std::mt19937_64 rng(std::random_device{}());
 
 void expect(bool ok, const char* what) {

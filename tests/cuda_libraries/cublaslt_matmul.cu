@@ -12,20 +12,12 @@
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
-#include "../cuda_programs/cuda_check.h"
+#include "library_checks.h"
 
-#define CHECK_LT(call)                                                                                \
-  do {                                                                                                \
-    cublasStatus_t st_ = (call);                                                                      \
-    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                               \
-      std::fprintf(stderr, "%s:%d: %s returned %s\n", __FILE__, __LINE__, #call, cublasLtGetStatusName(st_)); \
-      std::exit(1);                                                                                   \
-    }                                                                                                 \
-  } while (0)
+#define CHECK_LT(call) CHECK_STATUS(call, CUBLAS_STATUS_SUCCESS, cublasLtGetStatusName)
 
 namespace {
 
-int failures = 0;
 std::mt19937_64 rng(std::random_device{}());
 double uniform() { return std::uniform_real_distribution<double>(-1.0, 1.0)(rng); }
 

@@ -18,23 +18,15 @@
 #include <cuda_runtime.h>
 #include <cufft.h>
 
-#include "../cuda_programs/cuda_check.h"
+#include "library_checks.h"
 
-#define CHECK_CUFFT(call)                                                                       \
-  do {                                                                                          \
-    cufftResult r_ = (call);                                                                    \
-    if (r_ != CUFFT_SUCCESS) {                                                                  \
-      std::fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__, #call, static_cast<int>(r_)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
+#define CHECK_CUFFT(call) CHECK_STATUS(call, CUFFT_SUCCESS, status_number)
 
 namespace {
 
 using LD = long double;
 using CL = std::complex<long double>;
 
-int failures = 0;
 std::mt19937_64 rng(std::random_device{}());
 
 void expect(bool ok, const char* what) {

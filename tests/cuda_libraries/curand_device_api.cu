@@ -11,24 +11,7 @@
 #include <cuda_runtime.h>
 #include <curand_kernel.h>
 
-#define CHECK_CUDA(call)                                                                  \
-  do {                                                                                    \
-    cudaError_t e_ = (call);                                                              \
-    if (e_ != cudaSuccess) {                                                              \
-      std::printf("FAIL: %s: %s (%s)\n", #call, cudaGetErrorName(e_), cudaGetErrorString(e_)); \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
-
-static int failures = 0;
-#define EXPECT(cond, ...)                 \
-  do {                                    \
-    if (!(cond)) {                        \
-      std::printf("FAIL: " __VA_ARGS__);  \
-      std::printf("\n");                  \
-      ++failures;                         \
-    }                                     \
-  } while (0)
+#include "library_checks.h"
 
 constexpr int threads = 256, blocks = 8, n_threads = threads * blocks;
 constexpr int per_thread = 64;
@@ -139,31 +122,31 @@ static void check_generator(const char* name, unsigned long long seed) {
   double *uniform_doubles, *normal_doubles;
   unsigned int* counts;
   int* mismatches;
-  CHECK_CUDA(cudaMalloc(&states, n_threads * sizeof(State)));
-  CHECK_CUDA(cudaMalloc(&uniforms, n * sizeof(float)));
-  CHECK_CUDA(cudaMalloc(&normals, n * sizeof(float)));
-  CHECK_CUDA(cudaMalloc(&uniform_doubles, n * sizeof(double)));
-  CHECK_CUDA(cudaMalloc(&normal_doubles, n * sizeof(double)));
-  CHECK_CUDA(cudaMalloc(&counts, n * sizeof(unsigned int)));
-  CHECK_CUDA(cudaMalloc(&mismatches, sizeof(int)));
-  CHECK_CUDA(cudaMemset(mismatches, 0, sizeof(int)));
+  CHECK(cudaMalloc(&states, n_threads * sizeof(State)));
+  CHECK(cudaMalloc(&uniforms, n * sizeof(float)));
+  CHECK(cudaMalloc(&normals, n * sizeof(float)));
+  CHECK(cudaMalloc(&uniform_doubles, n * sizeof(double)));
+  CHECK(cudaMalloc(&normal_doubles, n * sizeof(double)));
+  CHECK(cudaMalloc(&counts, n * sizeof(unsigned int)));
+  CHECK(cudaMalloc(&mismatches, sizeof(int)));
+  CHECK(cudaMemset(mismatches, 0, sizeof(int)));
 
   draw<State><<<blocks, threads>>>(seed, states, uniforms, uniform_doubles, normals, normal_doubles, counts);
-  CHECK_CUDA(cudaGetLastError());
+  CHECK(cudaGetLastError());
   continue_and_compare<State><<<blocks, threads>>>(seed, states, mismatches);
   offsets_agree<State><<<blocks, threads>>>(seed, mismatches);
-  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK(cudaDeviceSynchronize());
 
   std::vector<float> u(n), z(n);
   std::vector<double> ud(n), zd(n);
   std::vector<unsigned int> k(n);
   int bad = 0;
-  CHECK_CUDA(cudaMemcpy(u.data(), uniforms, n * sizeof(float), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(z.data(), normals, n * sizeof(float), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(ud.data(), uniform_doubles, n * sizeof(double), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(zd.data(), normal_doubles, n * sizeof(double), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(k.data(), counts, n * sizeof(unsigned int), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(&bad, mismatches, sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(u.data(), uniforms, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(z.data(), normals, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(ud.data(), uniform_doubles, n * sizeof(double), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(zd.data(), normal_doubles, n * sizeof(double), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(k.data(), counts, n * sizeof(unsigned int), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(&bad, mismatches, sizeof(int), cudaMemcpyDeviceToHost));
 
   EXPECT(bad == 0, "%s: %d words differ between stored, offset, skipped and stepped states", name, bad);
   for (size_t i = 0; i < n; ++i) {
@@ -194,13 +177,13 @@ static void check_generator(const char* name, unsigned long long seed) {
   for (int t = 0; t + 1 < n_threads; ++t) equal_neighbours += u[t * per_thread] == u[(t + 1) * per_thread];
   EXPECT(equal_neighbours < 2, "%s: %d neighbouring threads start alike", name, equal_neighbours);
 
-  CHECK_CUDA(cudaFree(states));
-  CHECK_CUDA(cudaFree(uniforms));
-  CHECK_CUDA(cudaFree(normals));
-  CHECK_CUDA(cudaFree(uniform_doubles));
-  CHECK_CUDA(cudaFree(normal_doubles));
-  CHECK_CUDA(cudaFree(counts));
-  CHECK_CUDA(cudaFree(mismatches));
+  CHECK(cudaFree(states));
+  CHECK(cudaFree(uniforms));
+  CHECK(cudaFree(normals));
+  CHECK(cudaFree(uniform_doubles));
+  CHECK(cudaFree(normal_doubles));
+  CHECK(cudaFree(counts));
+  CHECK(cudaFree(mismatches));
 }
 
 // Published values that need no oracle: Marsaglia's xorwow with cuRAND's seed 0 starts from his paper's
@@ -229,29 +212,29 @@ int main() {
   check_generator<curandStateMRG32k3a_t>("MRG32k3a", 0xfeedbeefull);
 
   unsigned int* word;
-  CHECK_CUDA(cudaMalloc(&word, sizeof(unsigned int)));
+  CHECK(cudaMalloc(&word, sizeof(unsigned int)));
   first_word<<<1, 1>>>(word);
   unsigned int got = 0;
-  CHECK_CUDA(cudaMemcpy(&got, word, sizeof got, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(&got, word, sizeof got, cudaMemcpyDeviceToHost));
   EXPECT(got == xorwow_first_word_seed0(), "XORWOW seed 0: first word %08x, expected %08x", got,
          xorwow_first_word_seed0());
-  CHECK_CUDA(cudaFree(word));
+  CHECK(cudaFree(word));
 
   int* mismatches;
   float4* normal4;
   float* log4;
-  CHECK_CUDA(cudaMalloc(&mismatches, sizeof(int)));
-  CHECK_CUDA(cudaMemset(mismatches, 0, sizeof(int)));
-  CHECK_CUDA(cudaMalloc(&normal4, n_threads * sizeof(float4)));
-  CHECK_CUDA(cudaMalloc(&log4, n_threads * sizeof(float)));
+  CHECK(cudaMalloc(&mismatches, sizeof(int)));
+  CHECK(cudaMemset(mismatches, 0, sizeof(int)));
+  CHECK(cudaMalloc(&normal4, n_threads * sizeof(float4)));
+  CHECK(cudaMalloc(&log4, n_threads * sizeof(float)));
   philox_four_wide<<<blocks, threads>>>(5, mismatches, normal4, log4);
   int bad = 0;
-  CHECK_CUDA(cudaMemcpy(&bad, mismatches, sizeof bad, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(&bad, mismatches, sizeof bad, cudaMemcpyDeviceToHost));
   EXPECT(bad == 0, "Philox: curand4 and the four-wide forms disagree with curand in %d cases", bad);
   std::vector<float4> z4(n_threads);
   std::vector<float> l4(n_threads);
-  CHECK_CUDA(cudaMemcpy(z4.data(), normal4, n_threads * sizeof(float4), cudaMemcpyDeviceToHost));
-  CHECK_CUDA(cudaMemcpy(l4.data(), log4, n_threads * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(z4.data(), normal4, n_threads * sizeof(float4), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(l4.data(), log4, n_threads * sizeof(float), cudaMemcpyDeviceToHost));
   double sum = 0, sum2 = 0;
   for (const float4& q : z4) {
     for (float x : {q.x, q.y, q.z, q.w}) sum += x, sum2 += static_cast<double>(x) * x;
@@ -261,9 +244,9 @@ int main() {
   int nonpositive = 0;
   for (float x : l4) nonpositive += !(x > 0);
   EXPECT(nonpositive == 0, "Philox curand_log_normal4: %d values not positive", nonpositive);
-  CHECK_CUDA(cudaFree(mismatches));
-  CHECK_CUDA(cudaFree(normal4));
-  CHECK_CUDA(cudaFree(log4));
+  CHECK(cudaFree(mismatches));
+  CHECK(cudaFree(normal4));
+  CHECK(cudaFree(log4));
 
   if (failures != 0) {
     std::printf("FAILED: %d checks\n", failures);

@@ -12,32 +12,9 @@
 #include <cuda_runtime.h>
 #include <curand.h>
 
-#define CHECK_CUDA(call)                                                                       \
-  do {                                                                                         \
-    cudaError_t e_ = (call);                                                                   \
-    if (e_ != cudaSuccess) {                                                                   \
-      std::printf("FAIL: %s: %s (%s)\n", #call, cudaGetErrorName(e_), cudaGetErrorString(e_)); \
-      std::exit(1);                                                                            \
-    }                                                                                          \
-  } while (0)
-#define CHECK_CURAND(call)                                        \
-  do {                                                            \
-    curandStatus_t s_ = (call);                                   \
-    if (s_ != CURAND_STATUS_SUCCESS) {                            \
-      std::printf("FAIL: %s: curandStatus %d\n", #call, (int)s_); \
-      std::exit(1);                                               \
-    }                                                             \
-  } while (0)
+#include "library_checks.h"
 
-static int failures = 0;
-#define EXPECT(cond, ...)                \
-  do {                                   \
-    if (!(cond)) {                       \
-      std::printf("FAIL: " __VA_ARGS__); \
-      std::printf("\n");                 \
-      ++failures;                        \
-    }                                    \
-  } while (0)
+#define CHECK_CURAND(call) CHECK_STATUS(call, CURAND_STATUS_SUCCESS, status_number)
 
 // A kernel on the generator's stream that reads what the generator wrote: the stream orders them.
 __global__ void count_in_unit_interval(const float* x, size_t n, unsigned int* inside) {
@@ -66,13 +43,13 @@ static void both(curandRngType_t type, unsigned long long seed, size_t n, Gen ge
   CHECK_CURAND(curandSetPseudoRandomGeneratorSeed(dg, seed));
   CHECK_CURAND(curandSetPseudoRandomGeneratorSeed(hg, seed));
   T* d;
-  CHECK_CUDA(cudaMalloc(&d, n * sizeof(T)));
+  CHECK(cudaMalloc(&d, n * sizeof(T)));
   CHECK_CURAND(gen(dg, d, n));
   from_device->assign(n, T{});
-  CHECK_CUDA(cudaMemcpy(from_device->data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(from_device->data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
   from_host->assign(n, T{});
   CHECK_CURAND(gen(hg, from_host->data(), n));
-  CHECK_CUDA(cudaFree(d));
+  CHECK(cudaFree(d));
   CHECK_CURAND(curandDestroyGenerator(dg));
   CHECK_CURAND(curandDestroyGenerator(hg));
 }
@@ -169,27 +146,27 @@ static void check_stream() {
   // between: the stream orders the generator's work before the kernel.
   const size_t n = 300001;
   cudaStream_t s;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   float* x;
   unsigned int* inside;
-  CHECK_CUDA(cudaMalloc(&x, n * sizeof(float)));
-  CHECK_CUDA(cudaMalloc(&inside, sizeof(unsigned int)));
-  CHECK_CUDA(cudaMemsetAsync(inside, 0, sizeof(unsigned int), s));
+  CHECK(cudaMalloc(&x, n * sizeof(float)));
+  CHECK(cudaMalloc(&inside, sizeof(unsigned int)));
+  CHECK(cudaMemsetAsync(inside, 0, sizeof(unsigned int), s));
   curandGenerator_t g;
   CHECK_CURAND(curandCreateGenerator(&g, CURAND_RNG_PSEUDO_XORWOW));
   CHECK_CURAND(curandSetStream(g, s));
   CHECK_CURAND(curandSetPseudoRandomGeneratorSeed(g, 2024));
   CHECK_CURAND(curandGenerateUniform(g, x, n));
   count_in_unit_interval<<<64, 256, 0, s>>>(x, n, inside);
-  CHECK_CUDA(cudaGetLastError());
+  CHECK(cudaGetLastError());
   unsigned int count = 0;
-  CHECK_CUDA(cudaMemcpyAsync(&count, inside, sizeof count, cudaMemcpyDeviceToHost, s));
-  CHECK_CUDA(cudaStreamSynchronize(s));
+  CHECK(cudaMemcpyAsync(&count, inside, sizeof count, cudaMemcpyDeviceToHost, s));
+  CHECK(cudaStreamSynchronize(s));
   EXPECT(count == n, "stream: the kernel after curandGenerateUniform counted %u of %zu in (0, 1]", count, n);
   CHECK_CURAND(curandDestroyGenerator(g));
-  CHECK_CUDA(cudaFree(x));
-  CHECK_CUDA(cudaFree(inside));
-  CHECK_CUDA(cudaStreamDestroy(s));
+  CHECK(cudaFree(x));
+  CHECK(cudaFree(inside));
+  CHECK(cudaStreamDestroy(s));
 }
 
 static void check_status_codes() {
@@ -201,7 +178,7 @@ static void check_status_codes() {
   EXPECT(curandDestroyGenerator(nullptr) == CURAND_STATUS_NOT_INITIALIZED, "destroying no generator");
   CHECK_CURAND(curandCreateGenerator(&g, CURAND_RNG_PSEUDO_DEFAULT));
   float* d;
-  CHECK_CUDA(cudaMalloc(&d, 8 * sizeof(float)));
+  CHECK(cudaMalloc(&d, 8 * sizeof(float)));
   EXPECT(curandGenerateNormal(g, d, 3, 0.0f, 1.0f) == CURAND_STATUS_LENGTH_NOT_MULTIPLE, "an odd count of normals");
   EXPECT(curandGenerateLogNormal(g, d, 7, 0.0f, 1.0f) == CURAND_STATUS_LENGTH_NOT_MULTIPLE, "an odd count of log-normals");
   EXPECT(curandGenerateNormalDouble(g, reinterpret_cast<double*>(d), 1, 0.0, 1.0) == CURAND_STATUS_LENGTH_NOT_MULTIPLE,
@@ -218,7 +195,7 @@ static void check_status_codes() {
   EXPECT(curandGenerateSeeds(g) == CURAND_STATUS_SUCCESS, "curandGenerateSeeds");
   EXPECT(curandGenerateUniform(nullptr, d, 8) == CURAND_STATUS_NOT_INITIALIZED, "generating with no generator");
   CHECK_CURAND(curandDestroyGenerator(g));
-  CHECK_CUDA(cudaFree(d));
+  CHECK(cudaFree(d));
   // MTGP32 runs on a GPU; the simulator refuses it, with a note on stderr.
   const curandStatus_t mtgp = curandCreateGenerator(&g, CURAND_RNG_PSEUDO_MTGP32);
 #if defined(GPULAB_SIM)
@@ -231,7 +208,7 @@ static void check_status_codes() {
 
 int main() {
   int devices = 0;
-  CHECK_CUDA(cudaGetDeviceCount(&devices));
+  CHECK(cudaGetDeviceCount(&devices));
   check_type(CURAND_RNG_PSEUDO_XORWOW, "XORWOW");
   check_type(CURAND_RNG_PSEUDO_PHILOX4_32_10, "Philox4_32_10");
   check_type(CURAND_RNG_PSEUDO_MRG32K3A, "MRG32k3a");
