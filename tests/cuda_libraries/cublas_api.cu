@@ -599,7 +599,7 @@ void check_status_codes(cublasHandle_t handle) {
   const float one = 1.0f;
   expect(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, d, 3, d, 4, &one, d, 4) == CUBLAS_STATUS_INVALID_VALUE, "lda < m is CUBLAS_STATUS_INVALID_VALUE");
   expect(cublasSgemm(handle, CUBLAS_OP_T, CUBLAS_OP_N, 4, 4, 5, &one, d, 4, d, 5, &one, d, 4) == CUBLAS_STATUS_INVALID_VALUE, "lda < k with transa = T is CUBLAS_STATUS_INVALID_VALUE");
-  expect(cublasSgemm(handle, static_cast<cublasOperation_t>(7), CUBLAS_OP_N, 4, 4, 4, &one, d, 4, d, 4, &one, d, 4) == CUBLAS_STATUS_INVALID_VALUE, "an unknown transa is CUBLAS_STATUS_INVALID_VALUE");
+  expect(cublasSgemm(handle, CUBLAS_OP_CONJG, CUBLAS_OP_N, 4, 4, 4, &one, d, 4, d, 4, &one, d, 4) == CUBLAS_STATUS_INVALID_VALUE, "transa = CUBLAS_OP_CONJG (a placeholder cuBLAS refuses) is CUBLAS_STATUS_INVALID_VALUE");
   expect(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, -1, 4, 4, &one, d, 4, d, 4, &one, d, 4) == CUBLAS_STATUS_INVALID_VALUE, "m < 0 is CUBLAS_STATUS_INVALID_VALUE");
   expect(cublasSgemv(handle, CUBLAS_OP_N, 4, 4, &one, d, 4, d, 0, &one, d, 1) == CUBLAS_STATUS_INVALID_VALUE, "incx = 0 in gemv is CUBLAS_STATUS_INVALID_VALUE");
   expect(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, 4, &one, d, CUDA_R_32F, 4, d, CUDA_R_16F, 4, &one, d, CUDA_R_32F, 4, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) == CUBLAS_STATUS_NOT_SUPPORTED, "gemmEx with mixed A and B types is CUBLAS_STATUS_NOT_SUPPORTED");
