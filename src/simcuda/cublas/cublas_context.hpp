@@ -11,6 +11,8 @@
 #include <string>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include <gpulab/sim/cuda/cublas_api.h>
 
 #include "simcuda/runtime/library_tasks.hpp"
@@ -68,6 +70,13 @@ cublasStatus_t api(const char* call, F&& body) noexcept {
     gpulab::sim::cuda::detail::record_library_error(call);
     return CUBLAS_STATUS_EXECUTION_FAILED;
   }
+}
+
+// BLAS's leading-dimension rule: ld >= max(1, rows), where `rows_name` names the argument rows comes
+// from ("m", "k"); else INVALID_VALUE saying so.
+inline void require_ld(long long ld, long long rows, const char* name, const char* rows_name) {
+  const long long least = rows > 1 ? rows : 1;
+  require(ld >= least, [&] { return fmt::format("{} = {} is less than max(1, {}) = {}", name, ld, rows_name, least); });
 }
 
 // Which operation an operand takes. CUBLAS_OP_CONJG is a placeholder cuBLAS refuses too.

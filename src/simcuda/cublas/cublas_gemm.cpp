@@ -42,13 +42,9 @@ GemmShape check_gemm(cublasOperation_t transa, cublasOperation_t transb, int m, 
   GemmShape s{parse_op(transa, "transa"), parse_op(transb, "transb"), m, n, k, lda, ldb, ldc};
   require(m >= 0 && n >= 0 && k >= 0,
           [&] { return fmt::format("m = {}, n = {}, k = {}: none may be negative", m, n, k); });
-  auto ld_rule = [](int ld, int rows, const char* name, const char* rows_name) {
-    const int least = rows > 1 ? rows : 1;
-    require(ld >= least, [&] { return fmt::format("{} = {} is less than max(1, {}) = {}", name, ld, rows_name, least); });
-  };
-  ld_rule(lda, s.rows_a(), "lda", s.opa.transpose ? "k" : "m");
-  ld_rule(ldb, s.rows_b(), "ldb", s.opb.transpose ? "n" : "k");
-  ld_rule(ldc, m, "ldc", "m");
+  require_ld(lda, s.rows_a(), "lda", s.opa.transpose ? "k" : "m");
+  require_ld(ldb, s.rows_b(), "ldb", s.opb.transpose ? "n" : "k");
+  require_ld(ldc, m, "ldc", "m");
   return s;
 }
 

@@ -10,11 +10,6 @@ namespace gpulab::sim::cublas {
 
 namespace {
 
-void require_ld(int ld, int rows, const char* name, const char* rows_name) {
-  const int least = rows > 1 ? rows : 1;
-  require(ld >= least, [&] { return fmt::format("{} = {} is less than max(1, {}) = {}", name, ld, rows_name, least); });
-}
-
 void require_inc(int inc, const char* name) {
   require(inc != 0, [&] { return fmt::format("{} is 0", name); });
 }

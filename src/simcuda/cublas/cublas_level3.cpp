@@ -129,9 +129,8 @@ cublasStatus_t syrk_call(const char* call, cublasHandle_t handle, cublasFillMode
             [] { return std::string("trans = CUBLAS_OP_C is not allowed for a complex syrk (that is herk)"); });
     require(n >= 0 && k >= 0, [&] { return fmt::format("n = {} and k = {} must not be negative", n, k); });
     const int rows_a = op.transpose ? k : n;
-    require(lda >= (rows_a > 1 ? rows_a : 1),
-            [&] { return fmt::format("lda = {} is less than max(1, {}) = {}", lda, op.transpose ? "k" : "n", rows_a > 1 ? rows_a : 1); });
-    require(ldc >= (n > 1 ? n : 1), [&] { return fmt::format("ldc = {} is less than max(1, n) = {}", ldc, n > 1 ? n : 1); });
+    require_ld(lda, rows_a, "lda", op.transpose ? "k" : "n");
+    require_ld(ldc, n, "ldc", "n");
     const Scalar<T> a(ctx, elements(alpha), "alpha"), b(ctx, elements(beta), "beta");
     if (n == 0) return;
     const T* ea = elements(A);
@@ -174,10 +173,8 @@ cublasStatus_t trsm_call(const char* call, cublasHandle_t handle, cublasSideMode
     const bool unit = parse_unit(diag);
     require(m >= 0 && n >= 0, [&] { return fmt::format("m = {} and n = {} must not be negative", m, n); });
     const int order = left ? m : n;
-    require(lda >= (order > 1 ? order : 1), [&] {
-      return fmt::format("lda = {} is less than max(1, {}) = {}", lda, left ? "m" : "n", order > 1 ? order : 1);
-    });
-    require(ldb >= (m > 1 ? m : 1), [&] { return fmt::format("ldb = {} is less than max(1, m) = {}", ldb, m > 1 ? m : 1); });
+    require_ld(lda, order, "lda", left ? "m" : "n");
+    require_ld(ldb, m, "ldb", "m");
     const Scalar<T> a(ctx, elements(alpha), "alpha");
     if (m == 0 || n == 0) return;
     const T* ea = elements(A);
@@ -218,9 +215,9 @@ cublasStatus_t geam_call(const char* call, cublasHandle_t handle, cublasOperatio
     const Op opa = parse_op(transa, "transa"), opb = parse_op(transb, "transb");
     require(m >= 0 && n >= 0, [&] { return fmt::format("m = {} and n = {} must not be negative", m, n); });
     const int rows_a = opa.transpose ? n : m, rows_b = opb.transpose ? n : m;
-    require(lda >= (rows_a > 1 ? rows_a : 1), [&] { return fmt::format("lda = {} is less than max(1, {}) = {}", lda, opa.transpose ? "n" : "m", rows_a > 1 ? rows_a : 1); });
-    require(ldb >= (rows_b > 1 ? rows_b : 1), [&] { return fmt::format("ldb = {} is less than max(1, {}) = {}", ldb, opb.transpose ? "n" : "m", rows_b > 1 ? rows_b : 1); });
-    require(ldc >= (m > 1 ? m : 1), [&] { return fmt::format("ldc = {} is less than max(1, m) = {}", ldc, m > 1 ? m : 1); });
+    require_ld(lda, rows_a, "lda", opa.transpose ? "n" : "m");
+    require_ld(ldb, rows_b, "ldb", opb.transpose ? "n" : "m");
+    require_ld(ldc, m, "ldc", "m");
     const void* c = Cm;
     require(c != A || (!opa.transpose && lda == ldc),
             [] { return std::string("C is A, so A must not be transposed and lda must equal ldc"); });
@@ -266,9 +263,9 @@ cublasStatus_t trmm_call(const char* call, cublasHandle_t handle, cublasSideMode
     const bool unit = parse_unit(diag);
     require(m >= 0 && n >= 0, [&] { return fmt::format("m = {} and n = {} must not be negative", m, n); });
     const int order = left ? m : n;
-    require(lda >= (order > 1 ? order : 1), [&] { return fmt::format("lda = {} is less than max(1, {}) = {}", lda, left ? "m" : "n", order > 1 ? order : 1); });
-    require(ldb >= (m > 1 ? m : 1) && ldc >= (m > 1 ? m : 1),
-            [&] { return fmt::format("ldb = {} and ldc = {} must be at least max(1, m) = {}", ldb, ldc, m > 1 ? m : 1); });
+    require_ld(lda, order, "lda", left ? "m" : "n");
+    require_ld(ldb, m, "ldb", "m");
+    require_ld(ldc, m, "ldc", "m");
     const Scalar<T> a(ctx, elements(alpha), "alpha");
     if (m == 0 || n == 0) return;
     const T* ea = elements(A);
@@ -313,9 +310,9 @@ cublasStatus_t symm_call(const char* call, cublasHandle_t handle, cublasSideMode
     const bool upper = parse_upper(uplo, "uplo");
     require(m >= 0 && n >= 0, [&] { return fmt::format("m = {} and n = {} must not be negative", m, n); });
     const int order = left ? m : n;
-    require(lda >= (order > 1 ? order : 1), [&] { return fmt::format("lda = {} is less than max(1, {}) = {}", lda, left ? "m" : "n", order > 1 ? order : 1); });
-    require(ldb >= (m > 1 ? m : 1) && ldc >= (m > 1 ? m : 1),
-            [&] { return fmt::format("ldb = {} and ldc = {} must be at least max(1, m) = {}", ldb, ldc, m > 1 ? m : 1); });
+    require_ld(lda, order, "lda", left ? "m" : "n");
+    require_ld(ldb, m, "ldb", "m");
+    require_ld(ldc, m, "ldc", "m");
     const Scalar<T> a(ctx, elements(alpha), "alpha"), b(ctx, elements(beta), "beta");
     if (m == 0 || n == 0) return;
     const T* ea = elements(A);
@@ -356,8 +353,8 @@ cublasStatus_t dgmm_call(const char* call, cublasHandle_t handle, cublasSideMode
     const cublasContext& ctx = context_of(handle);
     const bool left = parse_left(mode);
     require(m >= 0 && n >= 0, [&] { return fmt::format("m = {} and n = {} must not be negative", m, n); });
-    require(lda >= (m > 1 ? m : 1) && ldc >= (m > 1 ? m : 1),
-            [&] { return fmt::format("lda = {} and ldc = {} must be at least max(1, m) = {}", lda, ldc, m > 1 ? m : 1); });
+    require_ld(lda, m, "lda", "m");
+    require_ld(ldc, m, "ldc", "m");
     if (m == 0 || n == 0) return;
     const T* ea = elements(A);
     const T* ex = elements(x);

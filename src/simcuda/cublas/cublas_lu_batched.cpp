@@ -82,7 +82,7 @@ void solve(const Lu<T>& lu, const int* piv, Op op, T* x) {
 
 void check_square(int n, int lda, int batch) {
   require(n >= 0, [&] { return fmt::format("n = {} is negative", n); });
-  require(lda >= (n > 1 ? n : 1), [&] { return fmt::format("lda = {} is less than max(1, n) = {}", lda, n > 1 ? n : 1); });
+  require_ld(lda, n, "lda", "n");
   require(batch >= 0, [&] { return fmt::format("batchSize = {} is negative", batch); });
 }
 
@@ -177,7 +177,7 @@ cublasStatus_t getri_call(const char* call, cublasHandle_t handle, int n, const 
   return api(call, [&] {
     const cublasContext& ctx = context_of(handle);
     check_square(n, lda, batch);
-    require(ldc >= (n > 1 ? n : 1), [&] { return fmt::format("ldc = {} is less than max(1, n) = {}", ldc, n > 1 ? n : 1); });
+    require_ld(ldc, n, "ldc", "n");
     require(info != nullptr, [] { return std::string("infoArray is null"); });
     if (batch == 0) return;
     enqueue(ctx, call, [=](HostTaskAccess& access) {

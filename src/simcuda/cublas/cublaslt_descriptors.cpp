@@ -101,6 +101,20 @@ void pref_field(LtPreference& p, cublasLtMatmulPreferenceAttributes_t attr, F&& 
   }
 }
 
+// cuBLASLt's Create calls: a heap copy of the opaque storage, initialised by its Init call.
+template <class Opaque, class Init>
+cublasStatus_t create_descriptor(Opaque** out, Init&& init) {
+  if (out == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  auto* d = new Opaque{};
+  const cublasStatus_t s = init(d, sizeof *d);
+  if (s != CUBLAS_STATUS_SUCCESS) {
+    delete d;
+    return s;
+  }
+  *out = d;
+  return s;
+}
+
 }  // namespace
 
 void check_lt_handle(cublasLtHandle_t handle) {
@@ -161,15 +175,9 @@ cublasStatus_t cublasLtMatrixLayoutInit_internal(cublasLtMatrixLayout_t matLayou
 
 cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t* matLayout, cudaDataType type, uint64_t rows,
                                           uint64_t cols, int64_t ld) {
-  if (matLayout == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  auto* l = new cublasLtMatrixLayoutOpaque_t{};
-  const cublasStatus_t s = cublasLtMatrixLayoutInit_internal(l, sizeof *l, type, rows, cols, ld);
-  if (s != CUBLAS_STATUS_SUCCESS) {
-    delete l;
-    return s;
-  }
-  *matLayout = l;
-  return s;
+  return create_descriptor(matLayout, [&](cublasLtMatrixLayout_t l, size_t size) {
+    return cublasLtMatrixLayoutInit_internal(l, size, type, rows, cols, ld);
+  });
 }
 
 cublasStatus_t cublasLtMatrixLayoutDestroy(cublasLtMatrixLayout_t matLayout) {
@@ -209,15 +217,9 @@ cublasStatus_t cublasLtMatmulDescInit_internal(cublasLtMatmulDesc_t matmulDesc, 
 
 cublasStatus_t cublasLtMatmulDescCreate(cublasLtMatmulDesc_t* matmulDesc, cublasComputeType_t computeType,
                                         cudaDataType_t scaleType) {
-  if (matmulDesc == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  auto* d = new cublasLtMatmulDescOpaque_t{};
-  const cublasStatus_t s = cublasLtMatmulDescInit_internal(d, sizeof *d, computeType, scaleType);
-  if (s != CUBLAS_STATUS_SUCCESS) {
-    delete d;
-    return s;
-  }
-  *matmulDesc = d;
-  return s;
+  return create_descriptor(matmulDesc, [&](cublasLtMatmulDesc_t d, size_t size) {
+    return cublasLtMatmulDescInit_internal(d, size, computeType, scaleType);
+  });
 }
 
 cublasStatus_t cublasLtMatmulDescDestroy(cublasLtMatmulDesc_t matmulDesc) {
@@ -253,15 +255,9 @@ cublasStatus_t cublasLtMatmulPreferenceInit_internal(cublasLtMatmulPreference_t 
 }
 
 cublasStatus_t cublasLtMatmulPreferenceCreate(cublasLtMatmulPreference_t* pref) {
-  if (pref == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
-  auto* p = new cublasLtMatmulPreferenceOpaque_t{};
-  const cublasStatus_t s = cublasLtMatmulPreferenceInit_internal(p, sizeof *p);
-  if (s != CUBLAS_STATUS_SUCCESS) {
-    delete p;
-    return s;
-  }
-  *pref = p;
-  return s;
+  return create_descriptor(pref, [](cublasLtMatmulPreference_t p, size_t size) {
+    return cublasLtMatmulPreferenceInit_internal(p, size);
+  });
 }
 
 cublasStatus_t cublasLtMatmulPreferenceDestroy(cublasLtMatmulPreference_t pref) {
