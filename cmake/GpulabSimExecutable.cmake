@@ -15,6 +15,28 @@ else()
                          ABSOLUTE)  # installed: <prefix>/lib/cmake/gpulab
 endif()
 
+# CCCL's headers (libcu++, Thrust, CUB), for programs that use them: the CUDA toolkit's include/cccl.
+# They are searched after the shadow headers, which defer to libcu++ or stand in for it where it is
+# absent (include/gpulab/sim/cuda/gpulab_cccl_config.hpp). GPULAB_SIM_CCCL_INCLUDE is empty where none
+# was found; set GPULAB_SIM_CCCL_INCLUDE_DIR to choose another copy.
+if(NOT DEFINED GPULAB_SIM_CCCL_INCLUDE)
+  set(cccl_hints "")
+  if(CUDAToolkit_INCLUDE_DIRS)
+    list(APPEND cccl_hints ${CUDAToolkit_INCLUDE_DIRS})
+  endif()
+  if(DEFINED ENV{CUDA_PATH})
+    list(APPEND cccl_hints "$ENV{CUDA_PATH}/include")
+  endif()
+  find_path(GPULAB_SIM_CCCL_INCLUDE_DIR NAMES cuda/std/detail/__config
+            HINTS ${cccl_hints} PATHS /usr/local/cuda/include PATH_SUFFIXES cccl NO_DEFAULT_PATH
+            DOC "CCCL's headers (libcu++, Thrust, CUB) for programs built for gpulab's simulator")
+  if(GPULAB_SIM_CCCL_INCLUDE_DIR)
+    set(GPULAB_SIM_CCCL_INCLUDE "${GPULAB_SIM_CCCL_INCLUDE_DIR}")
+  else()
+    set(GPULAB_SIM_CCCL_INCLUDE "")
+  endif()
+endif()
+
 function(gpulab_add_sim_executable target)
   cmake_parse_arguments(ARG "CHECKED" "" "SOURCES" ${ARGN})
   if(NOT ARG_SOURCES)
@@ -48,7 +70,7 @@ function(gpulab_add_sim_executable target)
   endforeach()
   add_executable(${target} ${sources})
   target_link_libraries(${target} PRIVATE gpulab::cudart gpulab::gpulab)
-  target_include_directories(${target} SYSTEM PRIVATE "${GPULAB_SIM_CUDA_INCLUDE_DIR}")
+  target_include_directories(${target} SYSTEM PRIVATE "${GPULAB_SIM_CUDA_INCLUDE_DIR}" ${GPULAB_SIM_CCCL_INCLUDE})
   target_compile_definitions(${target} PRIVATE GPULAB_SIM=1)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wno-unknown-pragmas>)
   if(ARG_CHECKED)

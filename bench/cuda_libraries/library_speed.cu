@@ -2,7 +2,8 @@
 // process on the same memory: a simulated cublasSgemm (a host task on the handle's stream, its operands
 // checked, the product on gpulab's CPU GEMM) against gpulab::cpu::gemm called directly on the same
 // buffers, and a simulated cufftExecC2C (2^20 points, and 1000 x 1000) against gpulab::cpu::fft's plan
-// executed directly. Prints one line per case: the median of the timed repetitions of each, and their
+// executed directly; where CCCL's headers are there, a simulated thrust::sort of 10^6 ints against
+// std::sort of the same keys. Prints one line per case: the median of the timed repetitions of each, and their
 // ratio. Built for the simulator only (scripts/bench-cuda-libraries runs it); it needs libgpulab's CPU
 // GEMM and FFT.
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <complex>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,6 +20,13 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
+
+#if GPULAB_SIM_HAVE_CCCL
+#include <thrust/copy.h>
+#include <thrust/device_vector.h>
+#include <thrust/equal.h>
+#include <thrust/sort.h>
+#endif
 
 #include <gpulab/cpu/fft.hpp>
 #include <gpulab/cpu/gemm.hpp>
@@ -127,6 +136,35 @@ void bench_fft(const std::vector<int>& shape, int repeats) {
   cudaFree(out);
 }
 
+#if GPULAB_SIM_HAVE_CCCL
+// thrust::sort on a device_vector (Thrust's CPP system over simulated device memory) against std::sort
+// of a std::vector, both given the same random keys afresh before each timed sort.
+void bench_sort(std::size_t count, int repeats) {
+  std::mt19937 rng(12345);
+  std::uniform_int_distribution<int> dist(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+  std::vector<int> keys(count);
+  for (auto& k : keys) k = dist(rng);
+  thrust::device_vector<int> d(count);
+  std::vector<int> h(count);
+  std::vector<double> sim, direct;
+  for (int r = -1; r < repeats; ++r) {
+    thrust::copy(keys.begin(), keys.end(), d.begin());
+    auto t0 = std::chrono::steady_clock::now();
+    thrust::sort(d.begin(), d.end());
+    if (r >= 0) sim.push_back(seconds_since(t0));
+    h = keys;
+    t0 = std::chrono::steady_clock::now();
+    std::sort(h.begin(), h.end());
+    if (r >= 0) direct.push_back(seconds_since(t0));
+  }
+  check(thrust::equal(d.begin(), d.end(), h.begin()), "thrust::sort against std::sort");
+  const double ts = median(sim), td = median(direct);
+  std::printf("| thrust::sort %zu ints (simulated) vs std::sort | %.2f ms, %.1f Mkeys/s | %.2f ms, %.1f Mkeys/s | %.3fx |\n",
+              count, ts * 1e3, static_cast<double>(count) / ts * 1e-6, td * 1e3, static_cast<double>(count) / td * 1e-6,
+              ts / td);
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -137,5 +175,8 @@ int main(int argc, char** argv) {
   bench_sgemm(n, repeats);
   bench_fft({1 << 20}, repeats);
   bench_fft({1000, 1000}, repeats);
+#if GPULAB_SIM_HAVE_CCCL
+  bench_sort(1000000, repeats);
+#endif
   return 0;
 }

@@ -218,7 +218,9 @@ void print_layout_lines(const Layout& layout, const std::vector<std::string>& ru
             << "#$ _TARGET_DIR_=\n"  // the target's folder under TOP: TOP itself (its include/ is the headers)
             << "#$ NVVMIR_LIBRARY_DIR=" << layout.toolkit_dir << "/nvvm/libdevice\n"
             << "#$ INCLUDES=" << quoted("-I" + layout.include_dir) << '\n'
-            << "#$ SYSTEM_INCLUDES=" << quoted("-isystem") << ' ' << quoted(layout.include_dir + "/gpulab/sim/cuda") << '\n'
+            << "#$ SYSTEM_INCLUDES=" << quoted("-isystem") << ' ' << quoted(layout.include_dir + "/gpulab/sim/cuda")
+            << (std::string_view(GPULAB_SIMCC_CCCL_INCLUDE).empty() ? "" : " -isystem " + quoted(GPULAB_SIMCC_CCCL_INCLUDE))
+            << '\n'
             << "#$ LIBRARIES=" << joined(runtime_link_args) << '\n'
             << "#$ _DEVICE_=-arch compute_90: the sim device (compute capability 9.0); no PTX or cubin is made\n";
 }
@@ -523,6 +525,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> base = {cxx, std_flag, "-DGPULAB_SIM=1", "-isystem",
                                    layout.include_dir + "/gpulab/sim/cuda", "-I", layout.include_dir,
                                    "-Wno-unknown-pragmas", "-pthread"};
+  // CCCL (libcu++, Thrust, CUB) after the shadow headers, which defer to it or stand in for it
+  // (include/gpulab/sim/cuda/gpulab_cccl_config.hpp).
+  if (!std::string_view(GPULAB_SIMCC_CCCL_INCLUDE).empty()) base.insert(base.begin() + 5, {"-isystem", GPULAB_SIMCC_CCCL_INCLUDE});
   // nvcc's macros for every input it hands the host compiler (.cu, .cpp and .c alike): the version of
   // the CUDA API, and the architecture list of the code (the sim device's, whatever -arch says).
   // __CUDACC__ is for .cu files alone (gpulab's own headers put GPULAB_SIM before __CUDACC__), and so

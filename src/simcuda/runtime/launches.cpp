@@ -140,6 +140,7 @@ cudaError_t launch(const gpulab::detail::KernelRecord& kernel, dim3 grid, dim3 b
       // A configuration over a limit: CUDA's non-sticky launch error.
       throw ApiError(cudaErrorInvalidConfiguration, fmt::format("launch of kernel {}: {}", kernel.name, e.what()));
     }
+    if (RuntimeState::get().host_waits_for(stream)) config.stream.synchronize();
   });
 }
 

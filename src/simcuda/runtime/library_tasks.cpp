@@ -16,6 +16,7 @@ void run_library_task(cudaStream_t stream, std::string name, std::function<void(
                     "cannot hold yet");
   gpulab::detail::backend_for(gpulab::DeviceKind::sim)
       .run_host_task(0, gpulab::detail::HostTask{std::move(name), std::move(body)}, s.native_handle());
+  if (state().host_waits_for(stream)) s.synchronize();
 }
 
 void synchronize_library_stream(cudaStream_t stream) { state().resolve(stream).synchronize(); }

@@ -70,7 +70,7 @@ void copy(void* dst, const void* src, std::size_t count, cudaMemcpyKind kind, cu
   }
   const Stream s = state().resolve(stream);
   gpulab::detail::copy_bytes(dst, dst_space, src, src_space, count, s);
-  if (wait) s.synchronize();
+  if (wait || state().host_waits_for(stream)) s.synchronize();
 }
 
 }  // namespace
@@ -339,7 +339,7 @@ void set_memory(void* devPtr, int value, std::size_t count, cudaStream_t stream,
   }
   const Stream s = state().resolve(stream);
   gpulab::detail::fill_bytes(devPtr, state().device().space(), value, count, s);
-  if (wait) s.synchronize();
+  if (wait || state().host_waits_for(stream)) s.synchronize();
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <set>
@@ -138,6 +139,14 @@ class RuntimeState {
   }
   bool is_default(cudaStream_t stream) const noexcept { return is_legacy(stream) || is_per_thread(stream); }
   bool per_thread_default_stream = false;
+
+  // Set before main in a program that includes Thrust (gpulab_thrust_support.h): Thrust's algorithms
+  // run on the calling host thread and read device memory there, so work queued on a default stream is
+  // done before the call that queued it returns (host_waits_for).
+  std::atomic<bool> host_reads_default_stream_work{false};
+  bool host_waits_for(cudaStream_t stream) const noexcept {
+    return host_reads_default_stream_work.load(std::memory_order_relaxed) && is_default(stream);
+  }
 
 
  private:

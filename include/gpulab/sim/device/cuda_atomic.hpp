@@ -43,28 +43,28 @@ constexpr AtomicScope scope_of(::cuda::thread_scope s) {
     default: return AtomicScope::system;
   }
 }
-constexpr AtomicOrder order_of(std::memory_order o) {
+constexpr AtomicOrder order_of(::std::memory_order o) {
   switch (o) {
-    case std::memory_order_relaxed: return AtomicOrder::relaxed;
-    case std::memory_order_consume:
-    case std::memory_order_acquire: return AtomicOrder::acquire;
-    case std::memory_order_release: return AtomicOrder::release;
-    case std::memory_order_acq_rel: return AtomicOrder::acq_rel;
+    case ::std::memory_order_relaxed: return AtomicOrder::relaxed;
+    case ::std::memory_order_consume:
+    case ::std::memory_order_acquire: return AtomicOrder::acquire;
+    case ::std::memory_order_release: return AtomicOrder::release;
+    case ::std::memory_order_acq_rel: return AtomicOrder::acq_rel;
     default: return AtomicOrder::seq_cst;
   }
 }
 // The order of a compare-exchange's failure, from its single order (as the standard derives it).
-constexpr std::memory_order failure_order_of(std::memory_order o) {
-  if (o == std::memory_order_acq_rel) return std::memory_order_acquire;
-  if (o == std::memory_order_release) return std::memory_order_relaxed;
+constexpr ::std::memory_order failure_order_of(::std::memory_order o) {
+  if (o == ::std::memory_order_acq_rel) return ::std::memory_order_acquire;
+  if (o == ::std::memory_order_release) return ::std::memory_order_relaxed;
   return o;
 }
 
 template <class T>
-inline constexpr bool atomic_value_type = std::is_trivially_copyable_v<T> &&
+inline constexpr bool atomic_value_type = ::std::is_trivially_copyable_v<T> &&
                                           (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
 template <class T>
-inline constexpr bool atomic_integral = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+inline constexpr bool atomic_integral = ::std::is_integral_v<T> && !::std::is_same_v<T, bool>;
 
 // The operations of cuda::atomic and cuda::atomic_ref on the object at Derived::address(), at `Scope`.
 template <class Derived, class T, ::cuda::thread_scope Scope>
@@ -76,117 +76,117 @@ class atomic_operations {
  public:
   using value_type = T;
   static constexpr bool is_always_lock_free = true;
-  static constexpr std::size_t required_alignment = sizeof(T);
+  static constexpr ::std::size_t required_alignment = sizeof(T);
   bool is_lock_free() const noexcept { return true; }
 
-  GPULAB_SIM_UNCHECKED T load(std::memory_order order = std::memory_order_seq_cst) const noexcept {
+  GPULAB_SIM_UNCHECKED T load(::std::memory_order order = ::std::memory_order_seq_cst) const noexcept {
     note(AtomicKind::load, order);
     T out;
     __atomic_load(address(), &out, host_order(order_of(order)));
     return out;
   }
-  GPULAB_SIM_UNCHECKED void store(T value, std::memory_order order = std::memory_order_seq_cst) const noexcept {
+  GPULAB_SIM_UNCHECKED void store(T value, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept {
     note(AtomicKind::store, order);
     __atomic_store(address(), &value, host_order(order_of(order)));
   }
   operator T() const noexcept { return load(); }
-  GPULAB_SIM_UNCHECKED T exchange(T value, std::memory_order order = std::memory_order_seq_cst) const noexcept {
+  GPULAB_SIM_UNCHECKED T exchange(T value, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept {
     note(AtomicKind::read_modify_write, order);
     T out;
     __atomic_exchange(address(), &value, &out, host_order(order_of(order)));
     return out;
   }
-  GPULAB_SIM_UNCHECKED bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
-                                                    std::memory_order failure) const noexcept {
+  GPULAB_SIM_UNCHECKED bool compare_exchange_strong(T& expected, T desired, ::std::memory_order success,
+                                                    ::std::memory_order failure) const noexcept {
     note(AtomicKind::read_modify_write, success);
     return __atomic_compare_exchange(address(), &expected, &desired, false, host_order(order_of(success)),
                                      host_failure_order(order_of(failure)));
   }
-  GPULAB_SIM_UNCHECKED bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
-                                                  std::memory_order failure) const noexcept {
+  GPULAB_SIM_UNCHECKED bool compare_exchange_weak(T& expected, T desired, ::std::memory_order success,
+                                                  ::std::memory_order failure) const noexcept {
     note(AtomicKind::read_modify_write, success);
     return __atomic_compare_exchange(address(), &expected, &desired, true, host_order(order_of(success)),
                                      host_failure_order(order_of(failure)));
   }
-  bool compare_exchange_strong(T& expected, T desired, std::memory_order order = std::memory_order_seq_cst) const noexcept {
+  bool compare_exchange_strong(T& expected, T desired, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept {
     return compare_exchange_strong(expected, desired, order, failure_order_of(order));
   }
-  bool compare_exchange_weak(T& expected, T desired, std::memory_order order = std::memory_order_seq_cst) const noexcept {
+  bool compare_exchange_weak(T& expected, T desired, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept {
     return compare_exchange_weak(expected, desired, order, failure_order_of(order));
   }
 
   // Arithmetic: integers and pointers by the instruction, floating point by compare-and-swap.
-  GPULAB_SIM_UNCHECKED T fetch_add(std::conditional_t<std::is_pointer_v<T>, std::ptrdiff_t, T> v,
-                                   std::memory_order order = std::memory_order_seq_cst) const noexcept
-    requires(atomic_integral<T> || std::is_floating_point_v<T> || std::is_pointer_v<T>)
+  GPULAB_SIM_UNCHECKED T fetch_add(::std::conditional_t<::std::is_pointer_v<T>, ::std::ptrdiff_t, T> v,
+                                   ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
+    requires(atomic_integral<T> || ::std::is_floating_point_v<T> || ::std::is_pointer_v<T>)
   {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (::std::is_floating_point_v<T>) {
       return atomic_update(address(), [v](T old) { return old + v; }, scope_of(Scope), order_of(order));
     } else {
       note(AtomicKind::read_modify_write, order);
-      if constexpr (std::is_pointer_v<T>) {
-        return __atomic_fetch_add(address(), v * static_cast<std::ptrdiff_t>(sizeof(std::remove_pointer_t<T>)), host_order(order_of(order)));
+      if constexpr (::std::is_pointer_v<T>) {
+        return __atomic_fetch_add(address(), v * static_cast<::std::ptrdiff_t>(sizeof(::std::remove_pointer_t<T>)), host_order(order_of(order)));
       } else {
         return __atomic_fetch_add(address(), v, host_order(order_of(order)));
       }
     }
   }
-  GPULAB_SIM_UNCHECKED T fetch_sub(std::conditional_t<std::is_pointer_v<T>, std::ptrdiff_t, T> v,
-                                   std::memory_order order = std::memory_order_seq_cst) const noexcept
-    requires(atomic_integral<T> || std::is_floating_point_v<T> || std::is_pointer_v<T>)
+  GPULAB_SIM_UNCHECKED T fetch_sub(::std::conditional_t<::std::is_pointer_v<T>, ::std::ptrdiff_t, T> v,
+                                   ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
+    requires(atomic_integral<T> || ::std::is_floating_point_v<T> || ::std::is_pointer_v<T>)
   {
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (::std::is_floating_point_v<T>) {
       return atomic_update(address(), [v](T old) { return old - v; }, scope_of(Scope), order_of(order));
     } else {
       note(AtomicKind::read_modify_write, order);
-      if constexpr (std::is_pointer_v<T>) {
-        return __atomic_fetch_sub(address(), v * static_cast<std::ptrdiff_t>(sizeof(std::remove_pointer_t<T>)), host_order(order_of(order)));
+      if constexpr (::std::is_pointer_v<T>) {
+        return __atomic_fetch_sub(address(), v * static_cast<::std::ptrdiff_t>(sizeof(::std::remove_pointer_t<T>)), host_order(order_of(order)));
       } else {
         return __atomic_fetch_sub(address(), v, host_order(order_of(order)));
       }
     }
   }
-  GPULAB_SIM_UNCHECKED T fetch_and(T v, std::memory_order order = std::memory_order_seq_cst) const noexcept
+  GPULAB_SIM_UNCHECKED T fetch_and(T v, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
     requires atomic_integral<T>
   {
     note(AtomicKind::read_modify_write, order);
     return __atomic_fetch_and(address(), v, host_order(order_of(order)));
   }
-  GPULAB_SIM_UNCHECKED T fetch_or(T v, std::memory_order order = std::memory_order_seq_cst) const noexcept
+  GPULAB_SIM_UNCHECKED T fetch_or(T v, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
     requires atomic_integral<T>
   {
     note(AtomicKind::read_modify_write, order);
     return __atomic_fetch_or(address(), v, host_order(order_of(order)));
   }
-  GPULAB_SIM_UNCHECKED T fetch_xor(T v, std::memory_order order = std::memory_order_seq_cst) const noexcept
+  GPULAB_SIM_UNCHECKED T fetch_xor(T v, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
     requires atomic_integral<T>
   {
     note(AtomicKind::read_modify_write, order);
     return __atomic_fetch_xor(address(), v, host_order(order_of(order)));
   }
   // libcu++'s extensions.
-  T fetch_min(T v, std::memory_order order = std::memory_order_seq_cst) const noexcept
-    requires(atomic_integral<T> || std::is_floating_point_v<T>)
+  T fetch_min(T v, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
+    requires(atomic_integral<T> || ::std::is_floating_point_v<T>)
   {
     return atomic_update(address(), [v](T old) { return v < old ? v : old; }, scope_of(Scope), order_of(order));
   }
-  T fetch_max(T v, std::memory_order order = std::memory_order_seq_cst) const noexcept
-    requires(atomic_integral<T> || std::is_floating_point_v<T>)
+  T fetch_max(T v, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
+    requires(atomic_integral<T> || ::std::is_floating_point_v<T>)
   {
     return atomic_update(address(), [v](T old) { return old < v ? v : old; }, scope_of(Scope), order_of(order));
   }
 
-  T operator++() const noexcept requires(atomic_integral<T> || std::is_pointer_v<T>) { return fetch_add(1) + 1; }
-  T operator--() const noexcept requires(atomic_integral<T> || std::is_pointer_v<T>) { return fetch_sub(1) - 1; }
-  T operator++(int) const noexcept requires(atomic_integral<T> || std::is_pointer_v<T>) { return fetch_add(1); }
-  T operator--(int) const noexcept requires(atomic_integral<T> || std::is_pointer_v<T>) { return fetch_sub(1); }
-  T operator+=(std::conditional_t<std::is_pointer_v<T>, std::ptrdiff_t, T> v) const noexcept
-    requires(atomic_integral<T> || std::is_floating_point_v<T> || std::is_pointer_v<T>)
+  T operator++() const noexcept requires(atomic_integral<T> || ::std::is_pointer_v<T>) { return fetch_add(1) + 1; }
+  T operator--() const noexcept requires(atomic_integral<T> || ::std::is_pointer_v<T>) { return fetch_sub(1) - 1; }
+  T operator++(int) const noexcept requires(atomic_integral<T> || ::std::is_pointer_v<T>) { return fetch_add(1); }
+  T operator--(int) const noexcept requires(atomic_integral<T> || ::std::is_pointer_v<T>) { return fetch_sub(1); }
+  T operator+=(::std::conditional_t<::std::is_pointer_v<T>, ::std::ptrdiff_t, T> v) const noexcept
+    requires(atomic_integral<T> || ::std::is_floating_point_v<T> || ::std::is_pointer_v<T>)
   {
     return fetch_add(v) + v;
   }
-  T operator-=(std::conditional_t<std::is_pointer_v<T>, std::ptrdiff_t, T> v) const noexcept
-    requires(atomic_integral<T> || std::is_floating_point_v<T> || std::is_pointer_v<T>)
+  T operator-=(::std::conditional_t<::std::is_pointer_v<T>, ::std::ptrdiff_t, T> v) const noexcept
+    requires(atomic_integral<T> || ::std::is_floating_point_v<T> || ::std::is_pointer_v<T>)
   {
     return fetch_sub(v) - v;
   }
@@ -195,8 +195,8 @@ class atomic_operations {
   T operator^=(T v) const noexcept requires atomic_integral<T> { return fetch_xor(v) ^ v; }
 
   // Sleeps until the value differs from `old` (see the header's comment for what wakes it).
-  GPULAB_SIM_UNCHECKED void wait(T old, std::memory_order order = std::memory_order_seq_cst,
-                                 const std::source_location where = std::source_location::current()) const noexcept {
+  GPULAB_SIM_UNCHECKED void wait(T old, ::std::memory_order order = ::std::memory_order_seq_cst,
+                                 const ::std::source_location where = ::std::source_location::current()) const noexcept {
     while (same_bits(load(order), old)) block_wait(address(), "cuda::atomic::wait", where);
   }
   void notify_one() const noexcept { block_notify(address(), false); }
@@ -204,10 +204,10 @@ class atomic_operations {
 
  private:
   T* address() const noexcept { return static_cast<const Derived*>(this)->object(); }
-  void note(AtomicKind kind, std::memory_order order) const noexcept {
+  void note(AtomicKind kind, ::std::memory_order order) const noexcept {
     note_atomic(address(), kind, scope_of(Scope), order_of(order));
   }
-  static bool same_bits(const T& a, const T& b) noexcept { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+  static bool same_bits(const T& a, const T& b) noexcept { return ::std::memcmp(&a, &b, sizeof(T)) == 0; }
 };
 
 }  // namespace gpulab::sim::detail
@@ -260,6 +260,14 @@ inline void atomic_signal_fence(memory_order order) noexcept {
 }  // namespace cuda
 
 namespace cuda::std {
+
+using ::std::memory_order;
+using ::std::memory_order_acq_rel;
+using ::std::memory_order_acquire;
+using ::std::memory_order_consume;
+using ::std::memory_order_relaxed;
+using ::std::memory_order_release;
+using ::std::memory_order_seq_cst;
 
 // cuda::std's atomics are system scope, as libcu++'s.
 template <class T>

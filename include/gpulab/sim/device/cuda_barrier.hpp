@@ -34,34 +34,34 @@ namespace cuda {
 template <thread_scope Scope, class Completion = gpulab::sim::detail::empty_completion>
 class barrier {
  public:
-  using arrival_token = std::uint64_t;
+  using arrival_token = ::std::uint64_t;
 
   barrier() = default;
-  explicit barrier(std::ptrdiff_t expected, Completion completion = Completion()) { reset(expected, std::move(completion)); }
+  explicit barrier(::std::ptrdiff_t expected, Completion completion = Completion()) { reset(expected, ::std::move(completion)); }
   barrier(const barrier&) = delete;
   barrier& operator=(const barrier&) = delete;
 
-  friend void init(barrier* b, std::ptrdiff_t expected, Completion completion = Completion()) {
-    b->reset(expected, std::move(completion));
+  friend void init(barrier* b, ::std::ptrdiff_t expected, Completion completion = Completion()) {
+    b->reset(expected, ::std::move(completion));
   }
 
-  static constexpr std::ptrdiff_t max() noexcept { return std::numeric_limits<std::ptrdiff_t>::max(); }
+  static constexpr ::std::ptrdiff_t max() noexcept { return ::std::numeric_limits<::std::ptrdiff_t>::max(); }
 
   // Counts `update` arrivals; the last arrival of a phase runs the completion, starts the next phase
   // and wakes the waiters.
-  GPULAB_SIM_UNCHECKED arrival_token arrive(std::ptrdiff_t update = 1) {
+  GPULAB_SIM_UNCHECKED arrival_token arrive(::std::ptrdiff_t update = 1) {
     const arrival_token phase = __atomic_load_n(&phase_, __ATOMIC_ACQUIRE);
-    const std::ptrdiff_t before = __atomic_fetch_sub(&pending_, update, __ATOMIC_ACQ_REL);
+    const ::std::ptrdiff_t before = __atomic_fetch_sub(&pending_, update, __ATOMIC_ACQ_REL);
     if (before == update) complete_phase();
     return phase;
   }
   GPULAB_SIM_UNCHECKED void wait(arrival_token&& phase,
-                                 const std::source_location where = std::source_location::current()) const {
+                                 const ::std::source_location where = ::std::source_location::current()) const {
     while (__atomic_load_n(&phase_, __ATOMIC_ACQUIRE) == phase) {
       gpulab::sim::detail::block_wait(this, "cuda::barrier::wait", where);
     }
   }
-  void arrive_and_wait(const std::source_location where = std::source_location::current()) { wait(arrive(), where); }
+  void arrive_and_wait(const ::std::source_location where = ::std::source_location::current()) { wait(arrive(), where); }
   // This thread leaves the barrier: it counts for this phase and no longer for the next ones.
   GPULAB_SIM_UNCHECKED void arrive_and_drop() {
     __atomic_fetch_sub(&expected_, 1, __ATOMIC_ACQ_REL);
@@ -74,13 +74,13 @@ class barrier {
   GPULAB_SIM_UNCHECKED bool try_wait_parity(bool parity) const {
     return (__atomic_load_n(&phase_, __ATOMIC_ACQUIRE) & 1u) != static_cast<arrival_token>(parity);
   }
-  GPULAB_SIM_UNCHECKED void wait_parity(bool parity, const std::source_location where = std::source_location::current()) const {
+  GPULAB_SIM_UNCHECKED void wait_parity(bool parity, const ::std::source_location where = ::std::source_location::current()) const {
     while (!try_wait_parity(parity)) gpulab::sim::detail::block_wait(this, "cuda::barrier::wait_parity", where);
   }
 
  private:
-  GPULAB_SIM_UNCHECKED void reset(std::ptrdiff_t expected, Completion completion) {
-    completion_ = std::move(completion);
+  GPULAB_SIM_UNCHECKED void reset(::std::ptrdiff_t expected, Completion completion) {
+    completion_ = ::std::move(completion);
     __atomic_store_n(&expected_, expected, __ATOMIC_RELAXED);
     __atomic_store_n(&pending_, expected, __ATOMIC_RELAXED);
     __atomic_store_n(&phase_, arrival_token{0}, __ATOMIC_RELEASE);
@@ -92,8 +92,8 @@ class barrier {
     gpulab::sim::detail::block_notify(this, true);
   }
 
-  std::ptrdiff_t expected_;  // arrivals each phase (less those dropped)
-  std::ptrdiff_t pending_;   // arrivals this phase still waits for
+  ::std::ptrdiff_t expected_;  // arrivals each phase (less those dropped)
+  ::std::ptrdiff_t pending_;   // arrivals this phase still waits for
   arrival_token phase_;      // phases completed
   [[no_unique_address]] Completion completion_;
 };
@@ -108,14 +108,14 @@ using barrier = ::cuda::barrier<::cuda::thread_scope_system, Completion>;
 // A single-use barrier: count_down arrives, wait sleeps until the count reaches zero.
 class latch {
  public:
-  explicit latch(ptrdiff_t expected) : barrier_(expected) {}
+  explicit latch(::std::ptrdiff_t expected) : barrier_(expected) {}
   latch(const latch&) = delete;
   latch& operator=(const latch&) = delete;
-  static constexpr ptrdiff_t max() noexcept { return numeric_limits<ptrdiff_t>::max(); }
-  void count_down(ptrdiff_t update = 1) { (void)barrier_.arrive(update); }
+  static constexpr ::std::ptrdiff_t max() noexcept { return ::std::numeric_limits<::std::ptrdiff_t>::max(); }
+  void count_down(::std::ptrdiff_t update = 1) { (void)barrier_.arrive(update); }
   bool try_wait() const noexcept { return barrier_.try_wait(0); }
-  void wait(const source_location where = source_location::current()) const { barrier_.wait(0, where); }
-  void arrive_and_wait(ptrdiff_t update = 1, const source_location where = source_location::current()) {
+  void wait(const ::std::source_location where = ::std::source_location::current()) const { barrier_.wait(0, where); }
+  void arrive_and_wait(::std::ptrdiff_t update = 1, const ::std::source_location where = ::std::source_location::current()) {
     count_down(update);
     wait(where);
   }

@@ -20,26 +20,26 @@ namespace gpulab::sim::detail {
 
 // Copies n bytes as the running simulated thread: the checks see a read of the source and a write of
 // the destination, word by word.
-GPULAB_SIM_UNCHECKED inline void copy_as_thread(void* dst, const void* src, std::size_t n) {
+GPULAB_SIM_UNCHECKED inline void copy_as_thread(void* dst, const void* src, ::std::size_t n) {
 #if defined(GPULAB_SIM_CHECKED)
   auto* d = static_cast<unsigned char*>(dst);
   const auto* s = static_cast<const unsigned char*>(src);
-  for (std::size_t i = 0; i < n;) {
-    const std::size_t chunk = n - i < 4 ? n - i : 4;
+  for (::std::size_t i = 0; i < n;) {
+    const ::std::size_t chunk = n - i < 4 ? n - i : 4;
     check_access(s + i, chunk, false);
     check_access(d + i, chunk, true);
     i += chunk;
   }
 #endif
-  std::memcpy(dst, src, n);
+  ::std::memcpy(dst, src, n);
 }
 
 // A group's copy: its threads copy 16-byte pieces in turn, as a GPU spreads it over the group's lanes.
 template <class Group>
-inline void copy_as_group(const Group& group, void* dst, const void* src, std::size_t n) {
-  constexpr std::size_t piece = 16;
-  const std::size_t stride = static_cast<std::size_t>(group.size()) * piece;
-  for (std::size_t at = static_cast<std::size_t>(group.thread_rank()) * piece; at < n; at += stride) {
+inline void copy_as_group(const Group& group, void* dst, const void* src, ::std::size_t n) {
+  constexpr ::std::size_t piece = 16;
+  const ::std::size_t stride = static_cast<::std::size_t>(group.size()) * piece;
+  for (::std::size_t at = static_cast<::std::size_t>(group.thread_rank()) * piece; at < n; at += stride) {
     copy_as_thread(static_cast<unsigned char*>(dst) + at, static_cast<const unsigned char*>(src) + at,
                    n - at < piece ? n - at : piece);
   }
@@ -50,13 +50,13 @@ inline void copy_as_group(const Group& group, void* dst, const void* src, std::s
 namespace cuda {
 
 // A size that promises an alignment of Alignment bytes (a GPU copies in wider pieces for it).
-template <std::size_t Alignment>
+template <::std::size_t Alignment>
 struct aligned_size_t {
   static_assert(Alignment != 0 && (Alignment & (Alignment - 1)) == 0, "cuda::aligned_size_t: alignment must be a power of two");
-  static constexpr std::size_t align = Alignment;
-  std::size_t value;
-  explicit constexpr aligned_size_t(std::size_t size) : value(size) {}
-  constexpr operator std::size_t() const { return value; }
+  static constexpr ::std::size_t align = Alignment;
+  ::std::size_t value;
+  explicit constexpr aligned_size_t(::std::size_t size) : value(size) {}
+  constexpr operator ::std::size_t() const { return value; }
 };
 
 template <thread_scope Scope>
@@ -94,12 +94,12 @@ class pipeline<thread_scope_thread> {
 inline pipeline<thread_scope_thread> make_pipeline() noexcept { return pipeline<thread_scope_thread>(); }
 
 // Waits until all but the newest `Prior` committed stages are complete: they all are.
-template <std::uint8_t Prior>
+template <::std::uint8_t Prior>
 inline void pipeline_consumer_wait_prior(pipeline<thread_scope_thread>&) noexcept {}
 
 enum class pipeline_role { producer, consumer };
 
-template <thread_scope Scope, std::uint8_t StagesCount>
+template <thread_scope Scope, ::std::uint8_t StagesCount>
 class pipeline_shared_state;
 
 // A pipeline shared by a group's threads (make_pipeline(group, &shared_state[, producers or role])): each
@@ -123,7 +123,7 @@ class pipeline {
     if (active_) (void)quit();
   }
 
-  void producer_acquire(const std::source_location where = std::source_location::current()) {
+  void producer_acquire(const ::std::source_location where = ::std::source_location::current()) {
     stage(head_)[1].wait_parity(consumed_parity_, where);
   }
   void producer_commit() {
@@ -133,18 +133,18 @@ class pipeline {
       consumed_parity_ = !consumed_parity_;
     }
   }
-  void consumer_wait(const std::source_location where = std::source_location::current()) {
+  void consumer_wait(const ::std::source_location where = ::std::source_location::current()) {
     stage(tail_)[0].wait_parity(produced_parity_, where);
   }
   template <class Rep, class Period>
   bool consumer_wait_for(const ::std::chrono::duration<Rep, Period>&,
-                         const std::source_location where = std::source_location::current()) {
+                         const ::std::source_location where = ::std::source_location::current()) {
     consumer_wait(where);  // a simulated thread has no clock to give up by
     return true;
   }
   template <class Clock, class Duration>
   bool consumer_wait_until(const ::std::chrono::time_point<Clock, Duration>&,
-                           const std::source_location where = std::source_location::current()) {
+                           const ::std::source_location where = ::std::source_location::current()) {
     consumer_wait(where);
     return true;
   }
@@ -158,7 +158,7 @@ class pipeline {
   // The thread leaves the pipeline: it no longer counts at the barriers of its role. True for the last
   // thread of the group to leave. Unchecked: the count is atomic, which the instrumentation cannot tell.
   GPULAB_SIM_UNCHECKED bool quit() {
-    for (std::uint8_t s = 0; s < count_; ++s) {
+    for (::std::uint8_t s = 0; s < count_; ++s) {
       if (producer_) stage(s)[0].arrive_and_drop();
       if (consumer_) stage(s)[1].arrive_and_drop();
     }
@@ -167,16 +167,16 @@ class pipeline {
   }
 
  private:
-  template <class Group, thread_scope S, std::uint8_t N>
+  template <class Group, thread_scope S, ::std::uint8_t N>
   friend pipeline<S> gpulab_make_shared_pipeline(const Group&, pipeline_shared_state<S, N>*, bool, bool);
-  pipeline(barrier<Scope>* stages, std::ptrdiff_t* refcount, std::uint8_t count, bool producer, bool consumer)
+  pipeline(barrier<Scope>* stages, ::std::ptrdiff_t* refcount, ::std::uint8_t count, bool producer, bool consumer)
       : stages_(stages), refcount_(refcount), count_(count), producer_(producer), consumer_(consumer) {}
-  barrier<Scope>* stage(std::uint8_t s) const { return stages_ + 2 * s; }
+  barrier<Scope>* stage(::std::uint8_t s) const { return stages_ + 2 * s; }
 
   barrier<Scope>* stages_;    // 2 a stage: [0] produced, [1] consumed
-  std::ptrdiff_t* refcount_;  // the group's threads still in the pipeline
-  std::uint8_t count_;
-  std::uint8_t head_ = 0, tail_ = 0;
+  ::std::ptrdiff_t* refcount_;  // the group's threads still in the pipeline
+  ::std::uint8_t count_;
+  ::std::uint8_t head_ = 0, tail_ = 0;
   bool produced_parity_ = false;  // the parity of the produced phase a consumer waits for
   bool consumed_parity_ = true;   // of the consumed phase a producer waits for (none yet: the one before)
   bool producer_, consumer_;
@@ -184,7 +184,7 @@ class pipeline {
 };
 
 // Shared by the group's threads, in shared (or global) memory; make_pipeline initialises it.
-template <thread_scope Scope, std::uint8_t StagesCount>
+template <thread_scope Scope, ::std::uint8_t StagesCount>
 class pipeline_shared_state {
  public:
   static_assert(StagesCount >= 1, "cuda::pipeline_shared_state needs at least one stage");
@@ -193,16 +193,16 @@ class pipeline_shared_state {
   pipeline_shared_state& operator=(const pipeline_shared_state&) = delete;
 
  private:
-  template <class Group, thread_scope S, std::uint8_t N>
+  template <class Group, thread_scope S, ::std::uint8_t N>
   friend pipeline<S> gpulab_make_shared_pipeline(const Group&, pipeline_shared_state<S, N>*, bool, bool);
   barrier<Scope> stages_[2 * StagesCount];
-  std::ptrdiff_t refcount_;
-  std::ptrdiff_t producers_, consumers_;
+  ::std::ptrdiff_t refcount_;
+  ::std::ptrdiff_t producers_, consumers_;
 };
 
 // Collective over the group: each thread says whether it produces, consumes or both; the barriers
 // count the group's producers and consumers. Unchecked: its counts are atomics.
-template <class Group, thread_scope Scope, std::uint8_t StagesCount>
+template <class Group, thread_scope Scope, ::std::uint8_t StagesCount>
 GPULAB_SIM_UNCHECKED pipeline<Scope> gpulab_make_shared_pipeline(const Group& group, pipeline_shared_state<Scope, StagesCount>* state,
                                             bool producer, bool consumer) {
   if (group.thread_rank() == 0) {
@@ -214,30 +214,30 @@ GPULAB_SIM_UNCHECKED pipeline<Scope> gpulab_make_shared_pipeline(const Group& gr
   if (consumer) __atomic_fetch_add(&state->consumers_, 1, __ATOMIC_ACQ_REL);
   group.sync();
   if (group.thread_rank() == 0) {
-    for (std::uint8_t s = 0; s < StagesCount; ++s) {
+    for (::std::uint8_t s = 0; s < StagesCount; ++s) {
       init(&state->stages_[2 * s], __atomic_load_n(&state->producers_, __ATOMIC_ACQUIRE));
       init(&state->stages_[2 * s + 1], __atomic_load_n(&state->consumers_, __ATOMIC_ACQUIRE));
     }
-    __atomic_store_n(&state->refcount_, static_cast<std::ptrdiff_t>(group.size()), __ATOMIC_RELEASE);
+    __atomic_store_n(&state->refcount_, static_cast<::std::ptrdiff_t>(group.size()), __ATOMIC_RELEASE);
   }
   group.sync();
   return pipeline<Scope>(state->stages_, &state->refcount_, StagesCount, producer, consumer);
 }
 
 // Every thread of the group produces and consumes.
-template <class Group, thread_scope Scope, std::uint8_t StagesCount>
+template <class Group, thread_scope Scope, ::std::uint8_t StagesCount>
 pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, StagesCount>* state) {
   return gpulab_make_shared_pipeline(group, state, true, true);
 }
 // The first `producer_count` threads (by rank) produce, the others consume.
-template <class Group, thread_scope Scope, std::uint8_t StagesCount>
+template <class Group, thread_scope Scope, ::std::uint8_t StagesCount>
 pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, StagesCount>* state,
-                              std::size_t producer_count) {
-  const bool producer = static_cast<std::size_t>(group.thread_rank()) < producer_count;
+                              ::std::size_t producer_count) {
+  const bool producer = static_cast<::std::size_t>(group.thread_rank()) < producer_count;
   return gpulab_make_shared_pipeline(group, state, producer, !producer);
 }
 // Each thread says its role.
-template <class Group, thread_scope Scope, std::uint8_t StagesCount>
+template <class Group, thread_scope Scope, ::std::uint8_t StagesCount>
 pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, StagesCount>* state, pipeline_role role) {
   return gpulab_make_shared_pipeline(group, state, role == pipeline_role::producer, role == pipeline_role::consumer);
 }
@@ -245,21 +245,21 @@ pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, S
 // A copy into a shared pipeline's current stage: done at the call.
 template <thread_scope Scope, class Size>
 inline void memcpy_async(void* dst, const void* src, Size size, pipeline<Scope>&) {
-  gpulab::sim::detail::copy_as_thread(dst, src, static_cast<std::size_t>(size));
+  gpulab::sim::detail::copy_as_thread(dst, src, static_cast<::std::size_t>(size));
 }
 template <class Group, thread_scope Scope, class Size>
 inline void memcpy_async(const Group& group, void* dst, const void* src, Size size, pipeline<Scope>&) {
-  gpulab::sim::detail::copy_as_group(group, dst, src, static_cast<std::size_t>(size));
+  gpulab::sim::detail::copy_as_group(group, dst, src, static_cast<::std::size_t>(size));
 }
 
 // One thread's copy, completed with the pipeline's current stage.
 template <class Size>
 inline void memcpy_async(void* dst, const void* src, Size size, pipeline<thread_scope_thread>&) {
-  gpulab::sim::detail::copy_as_thread(dst, src, static_cast<std::size_t>(size));
+  gpulab::sim::detail::copy_as_thread(dst, src, static_cast<::std::size_t>(size));
 }
 template <class Group, class Size>
 inline void memcpy_async(const Group& group, void* dst, const void* src, Size size, pipeline<thread_scope_thread>&) {
-  gpulab::sim::detail::copy_as_group(group, dst, src, static_cast<std::size_t>(size));
+  gpulab::sim::detail::copy_as_group(group, dst, src, static_cast<::std::size_t>(size));
 }
 
 // What a copy to a barrier obliges the caller to: `none`, the copy is complete when it returns (on a
@@ -269,13 +269,13 @@ enum class async_contract_fulfillment { none, async };
 // Copies completed with the barrier's current phase.
 template <class Size, thread_scope Scope, class Completion>
 inline async_contract_fulfillment memcpy_async(void* dst, const void* src, Size size, barrier<Scope, Completion>&) {
-  gpulab::sim::detail::copy_as_thread(dst, src, static_cast<std::size_t>(size));
+  gpulab::sim::detail::copy_as_thread(dst, src, static_cast<::std::size_t>(size));
   return async_contract_fulfillment::none;
 }
 template <class Group, class Size, thread_scope Scope, class Completion>
 inline async_contract_fulfillment memcpy_async(const Group& group, void* dst, const void* src, Size size,
                                                barrier<Scope, Completion>&) {
-  gpulab::sim::detail::copy_as_group(group, dst, src, static_cast<std::size_t>(size));
+  gpulab::sim::detail::copy_as_group(group, dst, src, static_cast<::std::size_t>(size));
   return async_contract_fulfillment::none;
 }
 
