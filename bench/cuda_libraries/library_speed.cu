@@ -2,8 +2,8 @@
 // process on the same memory: a simulated cublasSgemm (a host task on the handle's stream, its operands
 // checked, the product on gpulab's CPU GEMM) against gpulab::cpu::gemm called directly on the same
 // buffers, and a simulated cufftExecC2C (2^20 points, and 1000 x 1000) against gpulab::cpu::fft's plan
-// executed directly; where CCCL's headers are there, a simulated thrust::sort of 10^6 ints against
-// std::sort of the same keys. Prints one line per case: the median of the timed repetitions of each, and their
+// executed directly; a simulated cub::DeviceRadixSort::SortKeys of 10^6 ints and, where CCCL's headers
+// are there, a simulated thrust::sort of them, each against std::sort of the same keys. Prints one line per case: the median of the timed repetitions of each, and their
 // ratio. Built for the simulator only (scripts/bench-cuda-libraries runs it); it needs libgpulab's CPU
 // GEMM and FFT.
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include <cub/cub.cuh>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <cufft.h>
@@ -136,6 +137,46 @@ void bench_fft(const std::vector<int>& shape, int repeats) {
   cudaFree(out);
 }
 
+// cub::DeviceRadixSort::SortKeys from one device buffer to another (its temporary storage asked for
+// and allocated once, untimed) against std::sort of a std::vector, the same random keys before each.
+void bench_radix_sort(std::size_t count, int repeats) {
+  std::mt19937 rng(12345);
+  std::uniform_int_distribution<int> dist(std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+  std::vector<int> keys(count);
+  for (auto& k : keys) k = dist(rng);
+  int *in, *out;
+  check(cudaMalloc(&in, count * sizeof(int)) == cudaSuccess, "cudaMalloc");
+  check(cudaMalloc(&out, count * sizeof(int)) == cudaSuccess, "cudaMalloc");
+  std::size_t bytes = 0;
+  const int n = static_cast<int>(count);
+  check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, n) == cudaSuccess, "SortKeys (size)");
+  void* temp;
+  check(cudaMalloc(&temp, bytes) == cudaSuccess, "cudaMalloc");
+  std::vector<int> h(count);
+  std::vector<double> sim, direct;
+  for (int r = -1; r < repeats; ++r) {
+    cudaMemcpy(in, keys.data(), count * sizeof(int), cudaMemcpyHostToDevice);
+    auto t0 = std::chrono::steady_clock::now();
+    check(cub::DeviceRadixSort::SortKeys(temp, bytes, in, out, n) == cudaSuccess, "SortKeys");
+    check(cudaDeviceSynchronize() == cudaSuccess, "cudaDeviceSynchronize");
+    if (r >= 0) sim.push_back(seconds_since(t0));
+    h = keys;
+    t0 = std::chrono::steady_clock::now();
+    std::sort(h.begin(), h.end());
+    if (r >= 0) direct.push_back(seconds_since(t0));
+  }
+  std::vector<int> sorted(count);
+  cudaMemcpy(sorted.data(), out, count * sizeof(int), cudaMemcpyDeviceToHost);
+  check(sorted == h, "cub::DeviceRadixSort against std::sort");
+  const double ts = median(sim), td = median(direct);
+  std::printf("| cub::DeviceRadixSort::SortKeys %zu ints (simulated) vs std::sort | %.2f ms, %.1f Mkeys/s | %.2f ms, %.1f Mkeys/s | %.3fx |\n",
+              count, ts * 1e3, static_cast<double>(count) / ts * 1e-6, td * 1e3, static_cast<double>(count) / td * 1e-6,
+              ts / td);
+  cudaFree(in);
+  cudaFree(out);
+  cudaFree(temp);
+}
+
 #if GPULAB_SIM_HAVE_CCCL
 // thrust::sort on a device_vector (Thrust's CPP system over simulated device memory) against std::sort
 // of a std::vector, both given the same random keys afresh before each timed sort.
@@ -175,6 +216,7 @@ int main(int argc, char** argv) {
   bench_sgemm(n, repeats);
   bench_fft({1 << 20}, repeats);
   bench_fft({1000, 1000}, repeats);
+  bench_radix_sort(1000000, repeats);
 #if GPULAB_SIM_HAVE_CCCL
   bench_sort(1000000, repeats);
 #endif

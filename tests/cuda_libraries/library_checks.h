@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include "../cuda_programs/cuda_check.h"
 
@@ -36,3 +37,26 @@ inline int failures = 0;
       ++failures;                         \
     }                                     \
   } while (0)
+
+// Device buffers for the checks: a copy of host data, one poisoned with the byte 0xA5 (a result left
+// unwritten shows), and the way back.
+template <class T>
+T* device_copy_of(const std::vector<T>& h) {
+  T* d = nullptr;
+  CHECK(cudaMalloc(&d, (h.empty() ? 1 : h.size()) * sizeof(T)));
+  CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+template <class T>
+T* poisoned_device(std::size_t n) {
+  T* d = nullptr;
+  CHECK(cudaMalloc(&d, (n == 0 ? 1 : n) * sizeof(T)));
+  CHECK(cudaMemset(d, 0xA5, (n == 0 ? 1 : n) * sizeof(T)));
+  return d;
+}
+template <class T>
+std::vector<T> host_copy_of(const T* d, std::size_t n) {
+  std::vector<T> h(n);
+  CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return h;
+}

@@ -16,5 +16,7 @@ namespace gpulab::sim::thrust_support {
 inline const int program_uses_thrust = gpulabSimThrustProgram();
 }  // namespace gpulab::sim::thrust_support
 
-// thrust::cuda::par and par.on(stream), which programs written for the GPU pass to Thrust's algorithms.
+// What Thrust's CUDA system brings with every header and programs written for the GPU count on:
+// thrust::cuda::par and par.on(stream), and thrust::system_error (which Thrust's algorithms throw).
 #include <thrust/system/cuda/execution_policy.h>
+#include <thrust/system_error.h>
