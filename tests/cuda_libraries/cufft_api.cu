@@ -1,6 +1,7 @@
 // cuFFT as a program calls it, self-checking: 1-D, 2-D and 3-D plans of every type (C2C, R2C, C2R, Z2Z,
 // D2Z, Z2D), cufftPlanMany with strides, distances and embeddings, cufftCreate + cufftMakePlanMany(64),
-// in-place transforms (cuFFT's padded layout for real ones), each against a direct DFT computed here
+// in-place transforms (cuFFT's padded layout for real ones), cuFFTXt's plans by data type
+// (cufftXtMakePlanMany + cufftXtExec), each against a direct DFT computed here
 // in long double, by relative 2-norm error within 8 log2(N) u of the precision, on fresh random inputs,
 // every output buffer poisoned with NaN before each exec (a transform that leaves an output element
 // unwritten fails). Then ordering with kernels on the plan's stream, and cuFFT's result codes for bad
@@ -17,6 +18,7 @@
 
 #include <cuda_runtime.h>
 #include <cufft.h>
+#include <cufftXt.h>
 
 #include "library_checks.h"
 
@@ -441,6 +443,51 @@ void check_stream_order() {
   CHECK(cudaFree(d_y));
 }
 
+// cuFFTXt's single-GPU plan by data types: doubles to complex doubles (a D2Z plan), batched, run by
+// cufftXtExec, against the direct DFT.
+void check_xt() {
+  const int n = 17, batch = 3, bins = n / 2 + 1;
+  std::vector<double> x(static_cast<std::size_t>(n) * batch);
+  for (auto& v : x) v = uniform();
+  double* d_x;
+  cufftDoubleComplex* d_y;
+  CHECK(cudaMalloc(&d_x, x.size() * sizeof(double)));
+  CHECK(cudaMalloc(&d_y, static_cast<std::size_t>(bins) * batch * sizeof(cufftDoubleComplex)));
+  CHECK(cudaMemcpy(d_x, x.data(), x.size() * sizeof(double), cudaMemcpyHostToDevice));
+  std::vector<cufftDoubleComplex> poison(static_cast<std::size_t>(bins) * batch, make_cuDoubleComplex(NAN, NAN));
+  CHECK(cudaMemcpy(d_y, poison.data(), poison.size() * sizeof(cufftDoubleComplex), cudaMemcpyHostToDevice));
+  cufftHandle plan;
+  CHECK_CUFFT(cufftCreate(&plan));
+  long long shape = n;
+  size_t work = 0;
+  CHECK_CUFFT(cufftXtMakePlanMany(plan, 1, &shape, nullptr, 1, n, CUDA_R_64F, nullptr, 1, bins, CUDA_C_64F, batch, &work,
+                                  CUDA_C_64F));
+  CHECK_CUFFT(cufftXtExec(plan, d_x, d_y, CUFFT_FORWARD));
+  CHECK(cudaDeviceSynchronize());
+  std::vector<cufftDoubleComplex> y(poison.size());
+  CHECK(cudaMemcpy(y.data(), d_y, y.size() * sizeof(cufftDoubleComplex), cudaMemcpyDeviceToHost));
+  LD num = 0, den = 0;
+  for (int b = 0; b < batch; ++b) {
+    std::vector<CL> xc(n);
+    for (int i = 0; i < n; ++i) xc[i] = CL(x[static_cast<std::size_t>(b) * n + i], 0);
+    const auto ref = dft_nd(xc, &n, 1, false);
+    for (int k = 0; k < bins; ++k) {
+      const auto& got = y[static_cast<std::size_t>(b) * bins + k];
+      num += std::norm(CL(got.x, got.y) - ref[k]);
+      den += std::norm(ref[k]);
+    }
+  }
+  expect(std::sqrt(num / den) < 8 * 5 * 0x1p-53, "cufftXtMakePlanMany (R_64F to C_64F) and cufftXtExec");
+#if defined(GPULAB_SIM)
+  // The simulator refuses cuFFT callbacks, saying so (a GPU's cuFFT takes them).
+  expect(cufftXtSetCallback(plan, nullptr, CUFFT_CB_LD_COMPLEX, nullptr) == CUFFT_NOT_SUPPORTED,
+         "cufftXtSetCallback is CUFFT_NOT_SUPPORTED on the simulator");
+#endif
+  CHECK_CUFFT(cufftDestroy(plan));
+  CHECK(cudaFree(d_x));
+  CHECK(cudaFree(d_y));
+}
+
 // cuFFT's result codes for bad arguments (the simulator also says why on stderr).
 void check_result_codes() {
   cufftHandle plan = 0;
@@ -484,11 +531,12 @@ void check_result_codes() {
 int main() {
   check_transforms();
   check_stream_order();
+  check_xt();
   check_result_codes();
   if (failures != 0) {
     std::printf("FAILED: %d checks\n", failures);
     return 1;
   }
-  std::printf("PASSED: cuFFT 1-D, 2-D, 3-D and PlanMany, C2C/R2C/C2R/Z2Z/D2Z/Z2D, in place, streams, result codes\n");
+  std::printf("PASSED: cuFFT 1-D, 2-D, 3-D and PlanMany, C2C/R2C/C2R/Z2Z/D2Z/Z2D, in place, streams, cuFFTXt, result codes\n");
   return 0;
 }

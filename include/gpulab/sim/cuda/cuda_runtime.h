@@ -444,8 +444,7 @@ inline cudaError_t cudaMallocPitch(T** devPtr, std::size_t* pitch, std::size_t w
   return cudaMallocPitch(reinterpret_cast<void**>(devPtr), pitch, width, height);
 }
 
-// Last, and before the driver's __CUDA_ARCH__: CCCL, where it is there, configured as host code (the
-// header says why).
+// Whether CCCL's headers are there (GPULAB_SIM_HAVE_CCCL), and how they will be read.
 #include <gpulab_cccl_config.hpp>
 
 #endif  // __cplusplus
