@@ -7,6 +7,7 @@
 #include <source_location>
 
 #include <cub/detail/block_shape.cuh>
+#include <cub/thread/thread_operators.cuh>
 #include <cub/warp/warp_reduce.cuh>
 
 namespace cub {
@@ -48,18 +49,14 @@ class BlockReduce {
   __device__ T Reduce(T input, ReductionOp reduction_op, int num_valid) {
     return reduce(input, reduction_op, num_valid);
   }
-  __device__ T Sum(T input) { return reduce(input, Plus{}, Shape::kThreads); }
+  __device__ T Sum(T input) { return reduce(input, cub::Sum{}, Shape::kThreads); }
   template <int ITEMS_PER_THREAD>
   __device__ T Sum(T (&inputs)[ITEMS_PER_THREAD]) {
-    return Reduce(inputs, Plus{});
+    return Reduce(inputs, cub::Sum{});
   }
-  __device__ T Sum(T input, int num_valid) { return reduce(input, Plus{}, num_valid); }
+  __device__ T Sum(T input, int num_valid) { return reduce(input, cub::Sum{}, num_valid); }
 
  private:
-  struct Plus {
-    __device__ T operator()(const T& a, const T& b) const { return a + b; }
-  };
-
   __device__ static Storage& private_storage() {
     __shared__ Uninitialized<Storage> storage;
     return storage.Alias();

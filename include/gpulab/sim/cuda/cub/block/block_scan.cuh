@@ -8,6 +8,7 @@
 #include <source_location>
 
 #include <cub/detail/block_shape.cuh>
+#include <cub/thread/thread_operators.cuh>
 #include <cub/warp/warp_scan.cuh>
 
 namespace cub {
@@ -22,9 +23,6 @@ class BlockScan {
     T warp_totals[Shape::kWarps];
     T block_prefix;
   };
-  struct Plus {
-    __device__ T operator()(const T& a, const T& b) const { return a + b; }
-  };
 
  public:
   struct TempStorage : Uninitialized<Storage> {};
@@ -35,26 +33,26 @@ class BlockScan {
       : storage_(temp_storage.Alias()), tid_(Shape::checked_tid("cub::BlockScan", where)) {}
 
   // ---- exclusive sums ----
-  __device__ void ExclusiveSum(T input, T& output) { ExclusiveScan(input, output, T{}, Plus{}); }
+  __device__ void ExclusiveSum(T input, T& output) { ExclusiveScan(input, output, T{}, cub::Sum{}); }
   __device__ void ExclusiveSum(T input, T& output, T& block_aggregate) {
-    ExclusiveScan(input, output, T{}, Plus{}, block_aggregate);
+    ExclusiveScan(input, output, T{}, cub::Sum{}, block_aggregate);
   }
   template <typename BlockPrefixCallbackOp>
   __device__ void ExclusiveSum(T input, T& output, BlockPrefixCallbackOp& block_prefix_callback_op) {
-    ExclusiveScan(input, output, Plus{}, block_prefix_callback_op);
+    ExclusiveScan(input, output, cub::Sum{}, block_prefix_callback_op);
   }
   template <int ITEMS_PER_THREAD>
   __device__ void ExclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD]) {
-    ExclusiveScan(input, output, T{}, Plus{});
+    ExclusiveScan(input, output, T{}, cub::Sum{});
   }
   template <int ITEMS_PER_THREAD>
   __device__ void ExclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], T& block_aggregate) {
-    ExclusiveScan(input, output, T{}, Plus{}, block_aggregate);
+    ExclusiveScan(input, output, T{}, cub::Sum{}, block_aggregate);
   }
   template <int ITEMS_PER_THREAD, typename BlockPrefixCallbackOp>
   __device__ void ExclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                BlockPrefixCallbackOp& block_prefix_callback_op) {
-    ExclusiveScan(input, output, Plus{}, block_prefix_callback_op);
+    ExclusiveScan(input, output, cub::Sum{}, block_prefix_callback_op);
   }
 
   // ---- exclusive scans ----
@@ -125,24 +123,24 @@ class BlockScan {
   }
 
   // ---- inclusive sums ----
-  __device__ void InclusiveSum(T input, T& output) { InclusiveScan(input, output, Plus{}); }
-  __device__ void InclusiveSum(T input, T& output, T& block_aggregate) { InclusiveScan(input, output, Plus{}, block_aggregate); }
+  __device__ void InclusiveSum(T input, T& output) { InclusiveScan(input, output, cub::Sum{}); }
+  __device__ void InclusiveSum(T input, T& output, T& block_aggregate) { InclusiveScan(input, output, cub::Sum{}, block_aggregate); }
   template <typename BlockPrefixCallbackOp>
   __device__ void InclusiveSum(T input, T& output, BlockPrefixCallbackOp& block_prefix_callback_op) {
-    InclusiveScan(input, output, Plus{}, block_prefix_callback_op);
+    InclusiveScan(input, output, cub::Sum{}, block_prefix_callback_op);
   }
   template <int ITEMS_PER_THREAD>
   __device__ void InclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD]) {
-    InclusiveScan(input, output, Plus{});
+    InclusiveScan(input, output, cub::Sum{});
   }
   template <int ITEMS_PER_THREAD>
   __device__ void InclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], T& block_aggregate) {
-    InclusiveScan(input, output, Plus{}, block_aggregate);
+    InclusiveScan(input, output, cub::Sum{}, block_aggregate);
   }
   template <int ITEMS_PER_THREAD, typename BlockPrefixCallbackOp>
   __device__ void InclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                BlockPrefixCallbackOp& block_prefix_callback_op) {
-    InclusiveScan(input, output, Plus{}, block_prefix_callback_op);
+    InclusiveScan(input, output, cub::Sum{}, block_prefix_callback_op);
   }
 
   // ---- inclusive scans ----

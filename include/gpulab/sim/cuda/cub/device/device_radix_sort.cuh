@@ -19,6 +19,15 @@ namespace cub {
 
 namespace detail {
 
+// cudaErrorInvalidValue, said on stderr, unless [begin_bit, end_bit) lies within the key's bits.
+template <typename KeyT>
+cudaError_t check_bits(const char* call, int begin_bit, int end_bit) {
+  if (begin_bit >= 0 && end_bit <= static_cast<int>(8 * sizeof(KeyT)) && begin_bit <= end_bit) return cudaSuccess;
+  return ::gpulab::sim::cub_support::refuse(call, cudaErrorInvalidValue,
+                                            "the bits [" + std::to_string(begin_bit) + ", " + std::to_string(end_bit) +
+                                                ") are not within the key's " + std::to_string(8 * sizeof(KeyT)));
+}
+
 inline int radix_passes(int begin_bit, int end_bit) { return end_bit > begin_bit ? (end_bit - begin_bit + 7) / 8 : 0; }
 
 // Sorts n keys (and values when `values` is not null) from `src` through `passes` passes, each from one
@@ -64,11 +73,7 @@ cudaError_t radix_sort_pointers(const char* call, void* d_temp_storage, std::siz
   constexpr bool kPairs = !std::is_same_v<ValueT, NullType>;
   const std::size_t key_bytes = (n * sizeof(KeyT) + 255) / 256 * 256;
   const std::size_t needed = key_bytes + (kPairs ? n * sizeof(ValueT) : 0);
-  if (begin_bit < 0 || end_bit > static_cast<int>(8 * sizeof(KeyT)) || begin_bit > end_bit) {
-    return ::gpulab::sim::cub_support::refuse(call, cudaErrorInvalidValue,
-                                              "the bits [" + std::to_string(begin_bit) + ", " + std::to_string(end_bit) +
-                                                  ") are not within the key's " + std::to_string(8 * sizeof(KeyT)));
-  }
+  if (const cudaError_t e = check_bits<KeyT>(call, begin_bit, end_bit); e != cudaSuccess) return e;
   Regions regions;
   add_region(regions, d_keys_in, n, "d_keys_in", false);
   add_region(regions, d_keys_out, n, "d_keys_out", true);
@@ -100,11 +105,7 @@ template <typename KeyT, typename ValueT>
 cudaError_t radix_sort_double_buffer(const char* call, void* d_temp_storage, std::size_t& temp_storage_bytes,
                                      DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>* d_values, std::size_t n,
                                      int begin_bit, int end_bit, bool descending, cudaStream_t stream) {
-  if (begin_bit < 0 || end_bit > static_cast<int>(8 * sizeof(KeyT)) || begin_bit > end_bit) {
-    return ::gpulab::sim::cub_support::refuse(call, cudaErrorInvalidValue,
-                                              "the bits [" + std::to_string(begin_bit) + ", " + std::to_string(end_bit) +
-                                                  ") are not within the key's " + std::to_string(8 * sizeof(KeyT)));
-  }
+  if (const cudaError_t e = check_bits<KeyT>(call, begin_bit, end_bit); e != cudaSuccess) return e;
   KeyT* keys_a = d_keys.Current();
   KeyT* keys_b = d_keys.Alternate();
   ValueT* values_a = d_values != nullptr ? d_values->Current() : nullptr;

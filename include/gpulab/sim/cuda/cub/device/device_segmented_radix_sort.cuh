@@ -58,11 +58,7 @@ struct DeviceSegmentedRadixSort {
                           EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit, bool descending,
                           cudaStream_t stream) {
     constexpr bool kPairs = !std::is_same_v<ValueT, NullType>;
-    if (begin_bit < 0 || end_bit > static_cast<int>(8 * sizeof(KeyT)) || begin_bit > end_bit) {
-      return ::gpulab::sim::cub_support::refuse(call, cudaErrorInvalidValue,
-                                                "the bits [" + std::to_string(begin_bit) + ", " + std::to_string(end_bit) +
-                                                    ") are not within the key's " + std::to_string(8 * sizeof(KeyT)));
-    }
+    if (const cudaError_t e = detail::check_bits<KeyT>(call, begin_bit, end_bit); e != cudaSuccess) return e;
     const std::size_t n = detail::count_of(num_items), segments = detail::count_of(num_segments);
     detail::Regions regions;
     detail::add_region(regions, d_keys_in, n, "d_keys_in", false);

@@ -23,8 +23,8 @@ class WarpReduce {
         lane_(static_cast<int>(detail::linear_tid() % LOGICAL_WARP_THREADS)),
         size_(detail::logical_warp_size(LOGICAL_WARP_THREADS)) {}
 
-  __device__ T Sum(T input) { return Reduce(input, Sum_{}, size_); }
-  __device__ T Sum(T input, int valid_items) { return Reduce(input, Sum_{}, valid_items); }
+  __device__ T Sum(T input) { return Reduce(input, cub::Sum{}, size_); }
+  __device__ T Sum(T input, int valid_items) { return Reduce(input, cub::Sum{}, valid_items); }
   template <typename ReductionOp>
   __device__ T Reduce(T input, ReductionOp reduction_op) {
     return Reduce(input, reduction_op, size_);
@@ -42,11 +42,11 @@ class WarpReduce {
 
   template <typename FlagT>
   __device__ T HeadSegmentedSum(T input, FlagT head_flag) {
-    return HeadSegmentedReduce(input, head_flag, Sum_{});
+    return HeadSegmentedReduce(input, head_flag, cub::Sum{});
   }
   template <typename FlagT>
   __device__ T TailSegmentedSum(T input, FlagT tail_flag) {
-    return TailSegmentedReduce(input, tail_flag, Sum_{});
+    return TailSegmentedReduce(input, tail_flag, cub::Sum{});
   }
   // Each segment starts at a lane whose head flag is set (lane 0 always starts one); its reduction is
   // that lane's result.
@@ -61,10 +61,6 @@ class WarpReduce {
   }
 
  private:
-  struct Sum_ {
-    __device__ T operator()(const T& a, const T& b) const { return a + b; }
-  };
-
   // Every lane gathers the warp's values and flags, then reduces from its own lane to its segment's end.
   template <typename ReductionOp>
   __device__ T segmented(T input, bool flag, ReductionOp op, bool head) {

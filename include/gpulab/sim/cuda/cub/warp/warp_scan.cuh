@@ -24,9 +24,9 @@ class WarpScan {
         size_(detail::logical_warp_size(LOGICAL_WARP_THREADS)) {}
 
   // ---- inclusive ----
-  __device__ void InclusiveSum(T input, T& inclusive_output) { InclusiveScan(input, inclusive_output, Plus{}); }
+  __device__ void InclusiveSum(T input, T& inclusive_output) { InclusiveScan(input, inclusive_output, cub::Sum{}); }
   __device__ void InclusiveSum(T input, T& inclusive_output, T& warp_aggregate) {
-    InclusiveScan(input, inclusive_output, Plus{}, warp_aggregate);
+    InclusiveScan(input, inclusive_output, cub::Sum{}, warp_aggregate);
   }
   template <typename ScanOp>
   __device__ void InclusiveScan(T input, T& inclusive_output, ScanOp scan_op) {
@@ -49,9 +49,9 @@ class WarpScan {
   }
 
   // ---- exclusive ----
-  __device__ void ExclusiveSum(T input, T& exclusive_output) { ExclusiveScan(input, exclusive_output, T{}, Plus{}); }
+  __device__ void ExclusiveSum(T input, T& exclusive_output) { ExclusiveScan(input, exclusive_output, T{}, cub::Sum{}); }
   __device__ void ExclusiveSum(T input, T& exclusive_output, T& warp_aggregate) {
-    ExclusiveScan(input, exclusive_output, T{}, Plus{}, warp_aggregate);
+    ExclusiveScan(input, exclusive_output, T{}, cub::Sum{}, warp_aggregate);
   }
   template <typename ScanOp>
   __device__ void ExclusiveScan(T input, T& exclusive_output, ScanOp scan_op) {
@@ -100,10 +100,6 @@ class WarpScan {
   }
 
  private:
-  struct Plus {
-    __device__ T operator()(const T& a, const T& b) const { return a + b; }
-  };
-
   template <typename ScanOp>
   __device__ T inclusive(T value, ScanOp scan_op) {
     for (int offset = 1; offset < LOGICAL_WARP_THREADS; offset *= 2) {
