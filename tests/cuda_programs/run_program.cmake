@@ -1,5 +1,5 @@
-# Runs a gpulab-simcc program for CTest: cmake -DPROGRAM=... [-DCHECK=memcheck] [-DEXPECT_FINDING=regex]
-#   [-DEXPECT_REPORT=regex] [-DSIMCC=... -DSOURCE=... -DWORK=...] -P run_program.cmake
+# Runs a gpulab-simcc program for CTest: cmake -DPROGRAM=... [-DARGS=a;b] [-DCHECK=memcheck]
+#   [-DEXPECT_FINDING=regex] [-DEXPECT_REPORT=regex] [-DSIMCC=... -DSOURCE=... -DWORK=...] -P run_program.cmake
 # Without EXPECT_FINDING the program must exit 0 and print PASSED. With it, it must exit non-zero and
 # its output must match the regex (a planted bug's report, naming the kernel). EXPECT_REPORT is for a
 # program that faults a kernel on purpose, or calls what CUDA refuses: it must exit 0 and print PASSED
@@ -19,7 +19,7 @@ set(env "")
 if(CHECK)
   set(env "GPULAB_SIM_CHECK=${CHECK}")
 endif()
-execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} "${PROGRAM}"
+execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} "${PROGRAM}" ${ARGS}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
 message("${out}${err}")
 if(EXPECT_FINDING)

@@ -12,7 +12,6 @@
 
 #include "runtime/env.hpp"
 #include "runtime/thread_pool.hpp"
-#include "sim/engine/block_order.hpp"
 #include "sim/engine/block_run.hpp"
 
 namespace gpulab::sim::detail {
@@ -43,7 +42,6 @@ BlockPool::BlockPool(int threads) {
     }
   }
   const bool bind = threads <= static_cast<int>(cpus.size());
-  segments_ = static_cast<std::uint64_t>(threads);
   for (int i = 0; i < threads; ++i) {
     const int cpu = bind ? cpus[static_cast<std::size_t>(i)] : -1;
     threads_.emplace_back([this, cpu] {
@@ -65,6 +63,59 @@ BlockPool::~BlockPool() {
   }
   wake_.notify_all();
   for (auto& t : threads_) t.join();
+  {
+    std::lock_guard lock(helper_mutex_);
+    helpers_stopping_ = true;
+  }
+  helper_wake_.notify_all();
+  for (auto& t : helpers_) t.join();
+}
+
+void BlockPool::admit_one_more(const std::shared_ptr<LaunchJob>& job) {
+  std::lock_guard lock(helper_mutex_);
+  if (helpers_stopping_) return;
+  helper_jobs_.push_back(job);
+  // Each job queued is taken by one idle helper; make one when every idle one is spoken for.
+  if (idle_helpers_ >= helper_jobs_.size()) {
+    helper_wake_.notify_one();
+  } else {
+    helpers_.emplace_back([this] { helper_main(); });
+  }
+}
+
+void BlockPool::helper_main() {
+  BlockRun& run = this_thread_block_run();
+  for (;;) {
+    std::shared_ptr<LaunchJob> job;
+    {
+      std::unique_lock lock(helper_mutex_);
+      ++idle_helpers_;
+      helper_wake_.wait(lock, [&] { return helpers_stopping_ || !helper_jobs_.empty(); });
+      --idle_helpers_;
+      if (helper_jobs_.empty()) return;
+      job = std::move(helper_jobs_.front());
+      helper_jobs_.pop_front();
+    }
+    run_blocks(*job, run);
+  }
+}
+
+void BlockPool::run_blocks(LaunchJob& job, BlockRun& run) {
+  for (;;) {
+    const std::uint64_t b = job.next_block.fetch_add(1);
+    if (b >= job.block_count) return;
+    if (!job.cancelled.load(std::memory_order_relaxed)) {
+      try {
+        run.run(job, b);
+      } catch (const std::exception& e) {
+        job.report(fmt::format("the simulator could not run block {}: {}", b, e.what()));
+      }
+    }
+    if (job.finished_blocks.fetch_add(1) + 1 == job.block_count) {
+      std::lock_guard lock(job.mutex);
+      job.finished.notify_all();
+    }
+  }
 }
 
 void BlockPool::run(const std::shared_ptr<LaunchJob>& job) {
@@ -73,6 +124,8 @@ void BlockPool::run(const std::shared_ptr<LaunchJob>& job) {
     resident_.run(job, job->block_count);
     return;
   }
+  job->pool = this;
+  job->self = job;
   {
     std::lock_guard lock(mutex_);
     jobs_.push_back(job);
@@ -92,26 +145,10 @@ void BlockPool::worker_main() {
       if (jobs_.empty()) return;
       job = jobs_.front();
     }
-    for (;;) {
-      const std::uint64_t b = job->next_block.fetch_add(1);
-      if (b >= job->block_count) {
-        std::lock_guard lock(mutex_);
-        const auto it = std::find(jobs_.begin(), jobs_.end(), job);
-        if (it != jobs_.end()) jobs_.erase(it);
-        break;
-      }
-      if (!job->cancelled.load(std::memory_order_relaxed)) {
-        try {
-          run.run(*job, block_for_ticket(b, job->block_count, job->grid.x, segments_));
-        } catch (const std::exception& e) {
-          job->report(fmt::format("the simulator could not run block {}: {}", b, e.what()));
-        }
-      }
-      if (job->finished_blocks.fetch_add(1) + 1 == job->block_count) {
-        std::lock_guard lock(job->mutex);
-        job->finished.notify_all();
-      }
-    }
+    run_blocks(*job, run);
+    std::lock_guard lock(mutex_);
+    const auto it = std::find(jobs_.begin(), jobs_.end(), job);
+    if (it != jobs_.end()) jobs_.erase(it);
   }
 }
 

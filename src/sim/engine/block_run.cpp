@@ -108,6 +108,15 @@ void BlockRun::run(LaunchJob& j, std::uint64_t linear) {
   e.stack_shift = stacks.slot_shift();
   e.stack_guard = stacks.guard();
   for_each_client(Clients{}, [this]<class C>() { C::on_block_start(*this); });
+  e.block_polling = false;
+  ++progress_epoch;
+  stall_rounds = 0;
+  board_level = 0;
+  j.progress.block_started();
+  struct Ended {
+    ProgressBoard& board;
+    ~Ended() { board.block_ended(); }
+  } ended{j.progress};
 
   threads[0].stack = 0;
   threads[0].started = true;
@@ -185,6 +194,7 @@ void BlockRun::exit_thread(bool /*unwound*/) {
   const unsigned me = current();
   states[me] = ThreadStatus::exited;
   --live;
+  if (host_thread.block_polling) poll_progress();  // what it wrote before it left may be what others wait for
   const unsigned wi = me / 32;
   warps[wi].alive &= ~(1u << (me % 32));
   warps[wi].exited_since_sync |= 1u << (me % 32);

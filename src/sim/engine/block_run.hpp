@@ -11,6 +11,7 @@
 // Nothing here may hang: when no thread can run but some wait, the block is deadlocked (divergent
 // barriers or warp masks), which is reported. A fault ends the block: suspended threads are resumed
 // with an exception that unwinds them, a thread faulting inside an instrumentation hook is abandoned.
+#include <array>
 #include <cstdint>
 #include <source_location>
 #include <string>
@@ -40,6 +41,17 @@ struct SimThread {
   // at_wait: the key it sleeps on and what waits (block_waits.cpp).
   const void* wait_key = nullptr;
   const char* wait_what = nullptr;
+  // Polls (block_polls.cpp): the last few addresses it polled and what it saw there, in the block's
+  // progress epoch `poll_epoch`, and how many polls in a row since then saw nothing new.
+  struct Polled {
+    const void* address = nullptr;
+    std::uint64_t value = 0;
+  };
+  std::array<Polled, 4> polled{};
+  std::uint8_t polled_count = 0;
+  std::uint8_t polled_next = 0;
+  std::uint32_t poll_streak = 0;
+  std::uint64_t poll_epoch = 0;
 };
 
 struct WarpRun {
@@ -70,6 +82,10 @@ struct BlockRun {
   // block_wait and block_notify (block_waits.cpp).
   void wait_on(const void* key, const char* what, const std::source_location& where);
   void notify(const void* key, bool orders);
+  // Polls (block_polls.cpp): the running thread polled `address` and saw `value`; memory changed while
+  // threads of the block poll.
+  void observe_poll(const void* address, std::uint64_t value);
+  void poll_progress();
   // A thread resumed from the inlined barrier after the block left fast mode.
   void fast_barrier_left();
   // A finding in the running thread: reports it and ends the block; never returns to the kernel.
@@ -103,6 +119,13 @@ struct BlockRun {
   unsigned barrier_participants = 0;
   unsigned barrier_first = 0;  // first thread to arrive, for synccheck's report
   unsigned waiting = 0;        // threads at_wait
+  // Polls: the epoch a poll's streak counts in (bumped when memory changes; never reused by a later
+  // block of this host thread), how long the block has been stalled (every runnable thread polling
+  // with nothing new), and what it told the launch's progress board (progress_board.hpp).
+  std::uint64_t progress_epoch = 0;
+  unsigned stall_rounds = 0;
+  int board_level = 0;
+  std::uint64_t board_epoch = 0;
 
   std::vector<SimThread> threads;
   std::vector<ThreadStatus> states;  // states[i] is thread i's: apart, so that scans and releases are cheap
@@ -134,6 +157,9 @@ struct BlockRun {
   void try_complete_warp(unsigned warp, unsigned mask);
   void complete_warp(unsigned warp, unsigned required);
   void converge_if_settled(unsigned warp);
+  void poll_repeated(unsigned me);
+  void block_stalled(bool hopeless);
+  [[noreturn, gnu::cold]] void report_poll_deadlock();
   void thread_body();
   [[noreturn]] void exit_thread(bool unwound);
   void yield();

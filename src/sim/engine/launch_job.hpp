@@ -14,10 +14,14 @@
 #include <gpulab/sim/detail/host_thread.hpp>
 #include <gpulab/sim/detail/kernel_entry.hpp>
 
+#include "sim/engine/progress_board.hpp"
+
 namespace gpulab::sim::detail {
 
 class SimDevice;
 class GridBarrier;
+class BlockPool;
+class SimStream;
 
 struct LaunchJob : ClientLaunchStates<Clients> {
   std::string kernel_name;
@@ -32,6 +36,14 @@ struct LaunchJob : ClientLaunchStates<Clients> {
   SimDevice* device = nullptr;
   // A cooperative launch's grid barrier (grid_barrier.hpp); null for any other launch.
   std::shared_ptr<GridBarrier> grid_barrier;
+  // Forward progress for polling blocks (progress_board.hpp): the board, the most blocks a GPU would
+  // have in progress at once, the pool that may start more of them (null when all are resident), this
+  // job itself for the pool, and the stream it runs on (set when it starts).
+  ProgressBoard progress;
+  std::uint64_t resident_limit = 0;
+  BlockPool* pool = nullptr;
+  std::weak_ptr<LaunchJob> self;
+  std::atomic<const SimStream*> stream{nullptr};
 
   std::uint64_t block_count = 0;
   std::atomic<std::uint64_t> next_block{0};

@@ -131,9 +131,10 @@ void SimDevice::launch(const LaunchRequest& request, StreamHandle stream) {
   job->device = this;
   job->block_count = request.grid.count();
   job->arg_info.assign(request.arg_info, request.arg_info + request.arg_count);
+  job->resident_limit = co_resident_blocks(job->threads_per_block, job->shared_bytes, pool_.size());
   if (request.cooperative) {
     // Every block resident at once, as a GPU requires of a cooperative launch.
-    const std::uint64_t limit = co_resident_blocks(job->threads_per_block, job->shared_bytes, pool_.size());
+    const std::uint64_t limit = job->resident_limit;
     if (job->block_count > limit) {
       throw InvalidArgument(fmt::format("kernel {}: a cooperative launch of {} blocks exceeds the {} blocks of {} threads "
                                         "({} bytes of dynamic shared memory) that can be resident at once on {} "
@@ -147,6 +148,7 @@ void SimDevice::launch(const LaunchRequest& request, StreamHandle stream) {
   job->args.reset(entry->clone_args(request.args));
   streams_.submit(stream, [this, job] {
     for_each_client(Clients{}, [&]<class C>() { C::on_launch_start(*this, *job); });
+    job->stream.store(current_stream());
     pool_.run(job);
     if (!job->fault.empty()) throw KernelFault(job->kernel_name, job->fault);
   });

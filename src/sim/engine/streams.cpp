@@ -22,7 +22,11 @@ std::shared_ptr<SimEvent> event_of(StreamSet::Handle h) {
   return static_cast<EventBox*>(h)->event;
 }
 
+thread_local const SimStream* running_stream = nullptr;
+
 }  // namespace
+
+const SimStream* current_stream() noexcept { return running_stream; }
 
 // ---- one stream ----
 
@@ -60,7 +64,13 @@ bool SimStream::query() {
   return queue_.empty() && !busy_;
 }
 
+std::size_t SimStream::work() {
+  std::lock_guard lock(mutex_);
+  return queue_.size() + (busy_ ? 1 : 0);
+}
+
 void SimStream::main() {
+  running_stream = this;
   std::unique_lock lock(mutex_);
   for (;;) {
     work_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
@@ -83,6 +93,15 @@ void SimStream::main() {
 }
 
 // ---- the device's streams ----
+
+std::size_t StreamSet::work_besides(const SimStream* stream) {
+  std::lock_guard lock(mutex_);
+  std::size_t n = 0;
+  for (const auto& [handle, s] : streams_) {
+    if (s.get() != stream) n += s->work();
+  }
+  return n;
+}
 
 void StreamSet::shutdown() noexcept {
   std::lock_guard lock(mutex_);

@@ -19,6 +19,10 @@
 
 namespace gpulab::sim::detail {
 
+class SimStream;
+// The stream whose work the calling host thread is running; null on any other thread.
+const SimStream* current_stream() noexcept;
+
 class SimStream {
  public:
   explicit SimStream(StreamMode mode);
@@ -31,6 +35,8 @@ class SimStream {
   // Waits for everything queued so far; rethrows (once) the first error raised on the stream.
   void synchronize();
   bool query();
+  // Work queued or running on it.
+  std::size_t work();
 
  private:
   void main();
@@ -71,6 +77,9 @@ class StreamSet {
   bool query(Handle stream);
   // Waits for every stream; rethrows the first error.
   void synchronize_all();
+  // Work queued or running on streams other than `stream`, which work that might write device memory
+  // while a kernel of `stream` runs is.
+  std::size_t work_besides(const SimStream* stream);
   // Finishes every stream's queued work and ends the streams (the device is going away).
   void shutdown() noexcept;
 

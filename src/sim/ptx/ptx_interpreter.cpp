@@ -22,6 +22,8 @@
 
 #include <gpulab/sim/cuda/gpulab_small_float.hpp>
 
+#include <gpulab/sim/detail/polls.hpp>
+
 #include "sim/engine/block_run.hpp"
 #include "sim/engine/sim_device.hpp"
 #include "sim/ptx/ptx_program.hpp"
@@ -1165,6 +1167,7 @@ void Machine::memory(const Instr& in) {
         case 4: values[0] = __atomic_load_n(static_cast<std::uint32_t*>(p), order); break;
         default: values[0] = __atomic_load_n(static_cast<std::uint64_t*>(p), order); break;
       }
+      detail::poll_observed(p, values[0]);  // ld.volatile, ld.relaxed, ld.acquire: a poll (polls.hpp)
     } else {
       for (unsigned k = 0; k < in.vec; ++k) std::memcpy(&values[k], static_cast<unsigned char*>(p) + k * size, size);
     }
@@ -1200,6 +1203,7 @@ void Machine::memory(const Instr& in) {
       case 4: __atomic_store_n(static_cast<std::uint32_t*>(p), static_cast<std::uint32_t>(values[0]), order); break;
       default: __atomic_store_n(static_cast<std::uint64_t*>(p), values[0], order); break;
     }
+    detail::note_change();
     return;
   }
   for (unsigned k = 0; k < in.vec; ++k) std::memcpy(static_cast<unsigned char*>(p) + k * size, &values[k], size);
@@ -1319,6 +1323,23 @@ void Machine::atomic(const Instr& in) {
     old = update_atomically(static_cast<std::uint16_t*>(p), order, failure, next);
   }
   if (has_dest) put_int(in.args[0], old, is_signed(t) ? t : (bits == 16 ? Type::u16 : bits == 32 ? Type::u32 : Type::u64));
+  // For forward progress (polls.hpp): the forms CUDA code waits with read memory and leave it as it was.
+  const std::uint64_t m = mask_of(bits), was = old & m;
+  bool polled = false;
+  switch (in.mode) {
+    case Mode::a_cas: polled = was != (b & m) || (b & m) == (u(in.args[ai + 2], bits) & m); break;
+    case Mode::a_exch: polled = was == (b & m); break;
+    case Mode::a_add: polled = !is_float(t) && (b & m) == 0; break;
+    case Mode::a_or:
+    case Mode::a_xor: polled = (b & m) == 0; break;
+    case Mode::a_and: polled = (b & m) == m; break;
+    default: break;
+  }
+  if (polled) {
+    detail::poll_observed(p, was);
+  } else {
+    detail::note_change();
+  }
 }
 
 void Machine::copy_async(const Instr& in) {

@@ -49,6 +49,9 @@ struct EngineThreadState {
   std::source_location* fast_sites = nullptr;
   // The instrumentation clients on for the running launch (CheckFlags; 0 outside a launch).
   unsigned clients = 0;
+  // Threads of the running block are polling memory (polls.hpp): an atomic that changes memory tells
+  // the engine, which else hears nothing of it.
+  bool block_polling = false;
 
   // ---- memory the engine lays out ----
   // The sim device's address range and its shadow: a byte per 8 bytes, how many of them, from the

@@ -11,12 +11,14 @@
 #undef GPULAB_INSIDE_PUBLIC_HEADER
 #define GPULAB_INSIDE_PUBLIC_HEADER 1
 #include <gpulab/sim/detail/engine_abi.hpp>
+#include <gpulab/sim/detail/polls.hpp>
 #pragma pop_macro("GPULAB_INSIDE_PUBLIC_HEADER")
 
 // ---- atomics ----------------------------------------------------------------------------------------------
 // Relaxed, like CUDA's: other blocks run on other host threads, so these are real atomic instructions,
 // whatever their scope (a block's threads share a host thread, so a block-scope atomic is one too).
 // Each form tells the checks its scope: atomicX is device scope, atomicX_block block, atomicX_system system.
+// Each also tells the engine whether it changed memory or only polled it (detail/polls.hpp).
 namespace gpulab::sim::detail {
 
 // Tells the checked build's hooks of an atomic access (and its kind, scope and order, for the
@@ -29,6 +31,17 @@ GPULAB_SIM_UNCHECKED inline void note_atomic([[maybe_unused]] T* address,
 #if defined(GPULAB_SIM_CHECKED)
   check_atomic_access(address, sizeof(T), kind, scope, order);
 #endif
+}
+
+// After a read-modify-write whose operand makes it a read (an add of 0, an or of 0, ...): a poll; any
+// other changes memory, as far as forward progress is concerned (detail/polls.hpp).
+template <class T>
+GPULAB_SIM_UNCHECKED inline void note_result(const T* address, const T& old, bool identity) {
+  if (identity) {
+    note_poll(address, old);
+  } else {
+    note_change();
+  }
 }
 
 // The host compiler's memory order for an atomic's order: the host's are at least as strong as the
@@ -64,7 +77,7 @@ using same_size_bits =
 // operations with no single instruction (min, max, inc, dec), and for cuda_fp16.h's half atomics.
 template <class T, class F>
 GPULAB_SIM_UNCHECKED inline T atomic_update(T* address, F update, AtomicScope scope = AtomicScope::device,
-                                            AtomicOrder order = AtomicOrder::relaxed) {
+                                            AtomicOrder order = AtomicOrder::relaxed, bool unchanged_polls = false) {
   note_atomic(address, AtomicKind::read_modify_write, scope, order);
   using Bits = same_size_bits<T>;
   static_assert(sizeof(T) == sizeof(Bits));
@@ -77,6 +90,13 @@ GPULAB_SIM_UNCHECKED inline T atomic_update(T* address, F update, AtomicScope sc
     Bits desired;
     std::memcpy(&desired, &next, sizeof(T));
     if (__atomic_compare_exchange_n(word, &expected, desired, true, host_order(order), host_failure_order(order))) {
+      // A min, max, inc or dec that keeps the value is a reduction's step, not a wait; an exchange that
+      // stores what was there is (a spin lock's).
+      if (desired != expected) {
+        note_change();
+      } else if (unchanged_polls) {
+        note_poll(address, old);
+      }
       return old;
     }
   }
@@ -92,10 +112,15 @@ GPULAB_SIM_UNCHECKED inline T atomic_compare_swap(T* address, T compare, T val, 
   Bits expected, desired;
   std::memcpy(&expected, &compare, sizeof(T));
   std::memcpy(&desired, &val, sizeof(T));
-  __atomic_compare_exchange_n(reinterpret_cast<Bits*>(address), &expected, desired, false, host_order(order),
-                              host_failure_order(order));
+  const bool swapped = __atomic_compare_exchange_n(reinterpret_cast<Bits*>(address), &expected, desired, false,
+                                                  host_order(order), host_failure_order(order));
   T old;
   std::memcpy(&old, &expected, sizeof(T));
+  if (swapped && expected != desired) {
+    note_change();
+  } else {
+    note_poll(address, old);  // a failed compare-and-swap, or one that stores what was there
+  }
   return old;
 }
 
@@ -113,7 +138,9 @@ template <AtomicScope S, class T>
 GPULAB_SIM_UNCHECKED inline T atomic_add(T* address, T val) {
   if constexpr (atomic_integer<T>) {
     note_atomic(address, AtomicKind::read_modify_write, S);
-    return __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
+    const T old = __atomic_fetch_add(address, val, __ATOMIC_RELAXED);
+    note_result(address, old, val == T{0});
+    return old;
   } else {
     return atomic_update(address, [val](T old) { return old + val; }, S);
   }
@@ -122,14 +149,16 @@ template <AtomicScope S, class T>
 GPULAB_SIM_UNCHECKED inline T atomic_sub(T* address, T val) {
   if constexpr (atomic_integer<T>) {
     note_atomic(address, AtomicKind::read_modify_write, S);
-    return __atomic_fetch_sub(address, val, __ATOMIC_RELAXED);
+    const T old = __atomic_fetch_sub(address, val, __ATOMIC_RELAXED);
+    note_result(address, old, val == T{0});
+    return old;
   } else {
     return atomic_update(address, [val](T old) { return old - val; }, S);
   }
 }
 template <AtomicScope S, class T>
 GPULAB_SIM_UNCHECKED inline T atomic_exchange(T* address, T val) {
-  return atomic_update(address, [val](T) { return val; }, S);
+  return atomic_update(address, [val](T) { return val; }, S, AtomicOrder::relaxed, true);
 }
 template <AtomicScope S, class T>
 GPULAB_SIM_UNCHECKED inline T atomic_min(T* address, T val) {
@@ -152,17 +181,23 @@ GPULAB_SIM_UNCHECKED inline unsigned atomic_dec(unsigned* address, unsigned val)
 template <AtomicScope S, class T>
 GPULAB_SIM_UNCHECKED inline T atomic_and(T* address, T val) {
   note_atomic(address, AtomicKind::read_modify_write, S);
-  return __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
+  const T old = __atomic_fetch_and(address, val, __ATOMIC_RELAXED);
+  note_result(address, old, val == T(~T{0}));
+  return old;
 }
 template <AtomicScope S, class T>
 GPULAB_SIM_UNCHECKED inline T atomic_or(T* address, T val) {
   note_atomic(address, AtomicKind::read_modify_write, S);
-  return __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
+  const T old = __atomic_fetch_or(address, val, __ATOMIC_RELAXED);
+  note_result(address, old, val == T{0});
+  return old;
 }
 template <AtomicScope S, class T>
 GPULAB_SIM_UNCHECKED inline T atomic_xor(T* address, T val) {
   note_atomic(address, AtomicKind::read_modify_write, S);
-  return __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
+  const T old = __atomic_fetch_xor(address, val, __ATOMIC_RELAXED);
+  note_result(address, old, val == T{0});
+  return old;
 }
 // sm_90's vector adds: each element is an atomic add of its own, as CUDA documents (the vector as a
 // whole is not one atomic access).

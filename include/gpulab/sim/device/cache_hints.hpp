@@ -4,9 +4,16 @@
 // The simulator has no caches, so each is the plain access of its type, seen by memcheck, racecheck and
 // initcheck like any other. __ldcv ("fetch again") and __stwt ("write through") also keep the compiler
 // from reusing or delaying the access, so a loop polling memory with them sees other threads' writes,
-// as the GPU's uncached accesses do.
+// as the GPU's uncached accesses do; an __ldcv is a poll for the engine (detail/polls.hpp), so the
+// polling thread steps aside for the threads that will write.
 #include <cstddef>
 #include <type_traits>
+
+#pragma push_macro("GPULAB_INSIDE_PUBLIC_HEADER")
+#undef GPULAB_INSIDE_PUBLIC_HEADER
+#define GPULAB_INSIDE_PUBLIC_HEADER 1
+#include <gpulab/sim/detail/polls.hpp>
+#pragma pop_macro("GPULAB_INSIDE_PUBLIC_HEADER")
 
 namespace gpulab::sim::cache_hints {
 
@@ -56,6 +63,7 @@ inline T __ldcv(const T* address) {  // do not cache: fetch again
   gpulab::sim::cache_hints::compiler_fence();
   const T value = gpulab::sim::cache_hints::load(address);
   gpulab::sim::cache_hints::compiler_fence();
+  gpulab::sim::detail::note_poll(address, value);
   return value;
 }
 template <class T>

@@ -5,9 +5,9 @@
 //
 // Every operation is a real atomic instruction of the host (blocks run on separate host threads) at
 // least as strong as its memory order asks, and tells the checks its kind, scope and order
-// (detail::note_atomic). wait() does not spin: it sleeps in the engine until a thread of its block calls
-// notify_one/notify_all (detail::block_wait); a waiter whose notifier is in another block is reported as
-// a deadlock, not run (blocks do not yet make progress on each other's behalf).
+// (detail::note_atomic), and the engine whether it changed memory or polled it (detail/polls.hpp).
+// wait() polls, stepping aside for the threads that will change the value, of its block or of others;
+// notify_one and notify_all have nothing left to do.
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -83,30 +83,37 @@ class atomic_operations {
     note(AtomicKind::load, order);
     T out;
     __atomic_load(address(), &out, host_order(order_of(order)));
+    note_poll(address(), out);
     return out;
   }
   GPULAB_SIM_UNCHECKED void store(T value, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept {
     note(AtomicKind::store, order);
     __atomic_store(address(), &value, host_order(order_of(order)));
+    note_change();
   }
   operator T() const noexcept { return load(); }
   GPULAB_SIM_UNCHECKED T exchange(T value, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept {
     note(AtomicKind::read_modify_write, order);
     T out;
     __atomic_exchange(address(), &value, &out, host_order(order_of(order)));
+    note_result(address(), out, same_bits(out, value));
     return out;
   }
   GPULAB_SIM_UNCHECKED bool compare_exchange_strong(T& expected, T desired, ::std::memory_order success,
                                                     ::std::memory_order failure) const noexcept {
     note(AtomicKind::read_modify_write, success);
-    return __atomic_compare_exchange(address(), &expected, &desired, false, host_order(order_of(success)),
-                                     host_failure_order(order_of(failure)));
+    const bool swapped = __atomic_compare_exchange(address(), &expected, &desired, false, host_order(order_of(success)),
+                                                   host_failure_order(order_of(failure)));
+    note_result(address(), expected, !swapped || same_bits(expected, desired));
+    return swapped;
   }
   GPULAB_SIM_UNCHECKED bool compare_exchange_weak(T& expected, T desired, ::std::memory_order success,
                                                   ::std::memory_order failure) const noexcept {
     note(AtomicKind::read_modify_write, success);
-    return __atomic_compare_exchange(address(), &expected, &desired, true, host_order(order_of(success)),
-                                     host_failure_order(order_of(failure)));
+    const bool swapped = __atomic_compare_exchange(address(), &expected, &desired, true, host_order(order_of(success)),
+                                                   host_failure_order(order_of(failure)));
+    note_result(address(), expected, !swapped || same_bits(expected, desired));
+    return swapped;
   }
   bool compare_exchange_strong(T& expected, T desired, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept {
     return compare_exchange_strong(expected, desired, order, failure_order_of(order));
@@ -124,11 +131,14 @@ class atomic_operations {
       return atomic_update(address(), [v](T old) { return old + v; }, scope_of(Scope), order_of(order));
     } else {
       note(AtomicKind::read_modify_write, order);
+      T old;
       if constexpr (::std::is_pointer_v<T>) {
-        return __atomic_fetch_add(address(), v * static_cast<::std::ptrdiff_t>(sizeof(::std::remove_pointer_t<T>)), host_order(order_of(order)));
+        old = __atomic_fetch_add(address(), v * static_cast<::std::ptrdiff_t>(sizeof(::std::remove_pointer_t<T>)), host_order(order_of(order)));
       } else {
-        return __atomic_fetch_add(address(), v, host_order(order_of(order)));
+        old = __atomic_fetch_add(address(), v, host_order(order_of(order)));
       }
+      note_result(address(), old, v == 0);
+      return old;
     }
   }
   GPULAB_SIM_UNCHECKED T fetch_sub(::std::conditional_t<::std::is_pointer_v<T>, ::std::ptrdiff_t, T> v,
@@ -139,30 +149,39 @@ class atomic_operations {
       return atomic_update(address(), [v](T old) { return old - v; }, scope_of(Scope), order_of(order));
     } else {
       note(AtomicKind::read_modify_write, order);
+      T old;
       if constexpr (::std::is_pointer_v<T>) {
-        return __atomic_fetch_sub(address(), v * static_cast<::std::ptrdiff_t>(sizeof(::std::remove_pointer_t<T>)), host_order(order_of(order)));
+        old = __atomic_fetch_sub(address(), v * static_cast<::std::ptrdiff_t>(sizeof(::std::remove_pointer_t<T>)), host_order(order_of(order)));
       } else {
-        return __atomic_fetch_sub(address(), v, host_order(order_of(order)));
+        old = __atomic_fetch_sub(address(), v, host_order(order_of(order)));
       }
+      note_result(address(), old, v == 0);
+      return old;
     }
   }
   GPULAB_SIM_UNCHECKED T fetch_and(T v, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
     requires atomic_integral<T>
   {
     note(AtomicKind::read_modify_write, order);
-    return __atomic_fetch_and(address(), v, host_order(order_of(order)));
+    const T old = __atomic_fetch_and(address(), v, host_order(order_of(order)));
+    note_result(address(), old, v == static_cast<T>(~T{0}));
+    return old;
   }
   GPULAB_SIM_UNCHECKED T fetch_or(T v, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
     requires atomic_integral<T>
   {
     note(AtomicKind::read_modify_write, order);
-    return __atomic_fetch_or(address(), v, host_order(order_of(order)));
+    const T old = __atomic_fetch_or(address(), v, host_order(order_of(order)));
+    note_result(address(), old, v == T{0});
+    return old;
   }
   GPULAB_SIM_UNCHECKED T fetch_xor(T v, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
     requires atomic_integral<T>
   {
     note(AtomicKind::read_modify_write, order);
-    return __atomic_fetch_xor(address(), v, host_order(order_of(order)));
+    const T old = __atomic_fetch_xor(address(), v, host_order(order_of(order)));
+    note_result(address(), old, v == T{0});
+    return old;
   }
   // libcu++'s extensions.
   T fetch_min(T v, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept
@@ -194,13 +213,14 @@ class atomic_operations {
   T operator|=(T v) const noexcept requires atomic_integral<T> { return fetch_or(v) | v; }
   T operator^=(T v) const noexcept requires atomic_integral<T> { return fetch_xor(v) ^ v; }
 
-  // Sleeps until the value differs from `old` (see the header's comment for what wakes it).
-  GPULAB_SIM_UNCHECKED void wait(T old, ::std::memory_order order = ::std::memory_order_seq_cst,
-                                 const ::std::source_location where = ::std::source_location::current()) const noexcept {
-    while (same_bits(load(order), old)) block_wait(address(), "cuda::atomic::wait", where);
+  // Polls until the value differs from `old`: each load is a poll (detail/polls.hpp), so the thread
+  // steps aside for the threads, of its block or others, that will change it.
+  GPULAB_SIM_UNCHECKED void wait(T old, ::std::memory_order order = ::std::memory_order_seq_cst) const noexcept {
+    while (same_bits(load(order), old)) {
+    }
   }
-  void notify_one() const noexcept { block_notify(address(), false); }
-  void notify_all() const noexcept { block_notify(address(), false); }
+  void notify_one() const noexcept {}
+  void notify_all() const noexcept {}
 
  private:
   T* address() const noexcept { return static_cast<const Derived*>(this)->object(); }

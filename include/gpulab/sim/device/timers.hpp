@@ -32,7 +32,12 @@ inline unsigned long long global_timer_ns() {
 }
 }  // namespace gpulab::sim
 
-inline long long clock64() { return gpulab::sim::device_cycles(); }
+// A read of a timer is a poll for forward progress: a thread waiting for time to pass (or polling a flag
+// with a clock in its loop) steps aside for the block's other threads.
+inline long long clock64() {
+  gpulab::sim::detail::yield_thread();
+  return gpulab::sim::device_cycles();
+}
 
 // CUDA's clock() is the C library's `clock_t clock(void)`, declared __host__ __device__: on the device it
 // is the low 32 bits of the cycle counter (%clock), on the host the process's processor time. One
@@ -40,6 +45,7 @@ inline long long clock64() { return gpulab::sim::device_cycles(); }
 // replaces the C library's for the program, keeping its meaning (CLOCK_PROCESS_CPUTIME_ID, as glibc's).
 extern "C" inline clock_t clock() noexcept {
   if (gpulab::sim::detail::host_thread.block != nullptr) {
+    gpulab::sim::detail::yield_thread();
     return static_cast<clock_t>(static_cast<std::uint32_t>(gpulab::sim::device_cycles()));
   }
   timespec now{};
