@@ -40,15 +40,30 @@ void check_access(const void* address, std::size_t bytes, bool write) {
   });
 }
 
-// The scope and the order are for the memory-model checks to come; an atomic load is a read.
-void check_atomic_access(const void* address, std::size_t bytes, AtomicKind kind, AtomicScope /*scope*/,
-                         AtomicOrder /*order*/) {
+// An atomic load is a read; the kind, scope and order are racecheck's (happens_before.hpp).
+void check_atomic_access(const void* address, std::size_t bytes, AtomicKind kind, AtomicScope scope,
+                         AtomicOrder order) {
   BlockRun* run = host_thread.block;
   if (run == nullptr || run->aborting) return;
   const unsigned on = host_thread.clients;
-  const Access a{reinterpret_cast<std::uintptr_t>(address), bytes, kind != AtomicKind::load};
+  AtomicAccess a;
+  a.address = reinterpret_cast<std::uintptr_t>(address);
+  a.bytes = bytes;
+  a.write = kind != AtomicKind::load;
+  a.kind = kind;
+  a.scope = scope;
+  a.order = order;
   for_each_client(Clients{}, [&]<class C>() {
     if ((on & C::flag) != 0) C::check_atomic(*run, a);
+  });
+}
+
+void check_fence(AtomicScope scope) {
+  BlockRun* run = host_thread.block;
+  if (run == nullptr || run->aborting) return;
+  const unsigned on = host_thread.clients;
+  for_each_client(Clients{}, [&]<class C>() {
+    if ((on & C::flag) != 0) C::check_fence(*run, scope);
   });
 }
 

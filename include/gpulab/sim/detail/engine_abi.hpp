@@ -35,6 +35,9 @@ enum class AtomicOrder : std::uint8_t { relaxed, acquire, release, acq_rel, seq_
 // The checks for an atomic (atomics are not seen by the instrumentation; see GPULAB_SIM_UNCHECKED).
 void check_atomic_access(const void* address, std::size_t bytes, AtomicKind kind, AtomicScope scope,
                          AtomicOrder order);
+// The checks for a fence at `scope` by the running simulated thread (__threadfence_block: block,
+// __threadfence: device, __threadfence_system: system; cuda::atomic_thread_fence its scope).
+void check_fence(AtomicScope scope);
 // Waiting inside a block without spinning (cuda::barrier, cuda::std::latch, atomic wait): the running
 // thread sleeps until a thread of its block calls block_notify with the same key; the caller re-tests its
 // condition and waits again if it does not hold yet. With no thread of the block left to run, the block

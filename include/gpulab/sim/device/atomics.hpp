@@ -33,6 +33,13 @@ GPULAB_SIM_UNCHECKED inline void note_atomic([[maybe_unused]] T* address,
 #endif
 }
 
+// Tells the checked build's hooks of a fence at `scope`; nothing in an unchecked build.
+GPULAB_SIM_UNCHECKED inline void note_fence([[maybe_unused]] AtomicScope scope) {
+#if defined(GPULAB_SIM_CHECKED)
+  check_fence(scope);
+#endif
+}
+
 // After a read-modify-write whose operand makes it a read (an add of 0, an or of 0, ...): a poll; any
 // other changes memory, as far as forward progress is concerned (detail/polls.hpp).
 template <class T>

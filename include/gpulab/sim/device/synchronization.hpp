@@ -4,6 +4,7 @@
 // __syncthreads in the barrier's fast mode is inlined (detail/fast_barrier.hpp).
 #include <source_location>
 
+#include <gpulab/sim/device/atomics.hpp>
 #include <gpulab/sim/device/qualifiers.hpp>
 
 #pragma push_macro("GPULAB_INSIDE_PUBLIC_HEADER")
@@ -32,9 +33,19 @@ inline void __syncwarp(unsigned mask = 0xffffffffu, const std::source_location w
 }
 // A block's threads share one host thread, so ordering within a block needs only the compiler's fence;
 // other blocks run on other host threads.
-inline void __threadfence_block() { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
-inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+// Each tells racecheck of the fence and its scope (atomics.hpp).
+inline void __threadfence_block() {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  gpulab::sim::detail::note_fence(gpulab::sim::detail::AtomicScope::block);
+}
+inline void __threadfence() {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  gpulab::sim::detail::note_fence(gpulab::sim::detail::AtomicScope::device);
+}
+inline void __threadfence_system() {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  gpulab::sim::detail::note_fence(gpulab::sim::detail::AtomicScope::system);
+}
 
 // ---- warp intrinsics ----------------------------------------------------------------------------------------
 template <class T>

@@ -159,19 +159,31 @@ GlobalRaceShadow::PartCells GlobalRaceShadow::cells_for_part(std::size_t word, s
 }
 
 std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t bytes, bool write, std::uint32_t launch,
-                                                   GlobalAccess me) noexcept {
+                                                   GlobalAccess me, const OrderedByClocks* clocks) noexcept {
   const std::size_t offset = reinterpret_cast<std::uintptr_t>(p) - base_;
   if (bytes == 0 || offset + bytes > bytes_) return std::nullopt;
   const std::size_t first_word = offset / 4 * 4, end = offset + bytes;
   const bool whole_words = offset % 4 == 0 && bytes % 4 == 0;
   // Free slot for a reader: empty, this thread's, or ordered before this read.
-  const auto replaceable = [me](std::uint64_t r) {
-    const GlobalAccess other = GlobalAccess::from_word(r);
-    return other.empty() || other.ordered_before(me);
+  const auto ordered = [me, clocks](GlobalAccess other) {
+    return other.ordered_before(me) || (clocks != nullptr && clocks->covers(other));
   };
-  const auto unordered = [me](std::uint64_t w) {
+  const auto replaceable = [ordered](std::uint64_t r) {
+    const GlobalAccess other = GlobalAccess::from_word(r);
+    return other.empty() || ordered(other);
+  };
+  // A plain read and an atomic do not race: CUDA's compare-and-swap loops start from a plain read of
+  // the word that others update atomically, and the compare-and-swap makes the result right. A plain
+  // write and an atomic do.
+  const auto unordered_writer = [ordered, me, write](std::uint64_t w) {
     const GlobalAccess other = GlobalAccess::from_word(w);
-    return !other.empty() && !other.ordered_before(me);
+    if (other.empty() || ordered(other)) return false;
+    return !(!me.atomic() && !write && other.atomic());
+  };
+  const auto unordered_reader = [ordered, me](std::uint64_t r) {
+    const GlobalAccess other = GlobalAccess::from_word(r);
+    if (other.empty() || ordered(other)) return false;
+    return !(me.atomic() && !other.atomic());
   };
   // Two readers of one block, and this read is from another: keeping it in place of the second makes
   // the slots span two blocks, after which every write is unordered with one of them (a race is found
@@ -207,11 +219,11 @@ std::optional<GlobalRace> GlobalRaceShadow::access(const void* p, std::size_t by
       enter_launch(c, launch);
       const std::size_t byte = part - offset + i;
       const std::uint64_t writer = load(c.writer);
-      if (!race && unordered(writer)) race = GlobalRace{byte, GlobalAccess::from_word(writer), true};
+      if (!race && unordered_writer(writer)) race = GlobalRace{byte, GlobalAccess::from_word(writer), true};
       if (write) {
         for (const std::uint64_t& slot : c.readers) {
           const std::uint64_t r = load(slot);
-          if (!race && unordered(r)) race = GlobalRace{byte, GlobalAccess::from_word(r), false};
+          if (!race && unordered_reader(r)) race = GlobalRace{byte, GlobalAccess::from_word(r), false};
         }
         store(c.writer, me.word());
         store(c.readers[0], 0);  // each was ordered before this write, or is the race just found

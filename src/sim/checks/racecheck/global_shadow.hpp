@@ -5,14 +5,12 @@
 //
 // compute-sanitizer's racecheck looks at shared memory only; this covers global memory too. Two
 // accesses to one byte by different threads of a launch, at least one a write, race unless they are
-// ordered: threads of one block by a __syncthreads between them (or, within a warp, a warp call);
-// threads of different blocks are never ordered within a launch (blocks may run in any order, or at
-// once). Atomics are not plain accesses and are not recorded. Each cell remembers, for its launch,
+// ordered: threads of one block by a __syncthreads between them (or, within a warp, a warp call), and
+// any two threads by what fences and atomics order (happens_before.hpp). Atomics are recorded too, with
+// their scope: two atomics race only when one is of block scope and they are of different blocks, and a
+// plain access races with an atomic it is not ordered with. Each cell remembers, for its launch,
 // the last writer and up to two readers, so a race is found whatever order the simulator ran the two
 // accesses in, across blocks run on different host threads or one after the other.
-//
-// Not modelled: ordering through __threadfence and a flag (the "last block" pattern of the
-// threadFenceReduction sample is reported as a race).
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -21,7 +19,17 @@
 
 #include <gpulab/sim/detail/checks/racecheck.hpp>
 
+#include "sim/checks/racecheck/happens_before.hpp"
+
 namespace gpulab::sim::detail {
+
+// What orders two accesses beyond the cells' epochs (racecheck.cpp asks BlockClocks).
+struct OrderedByClocks {
+  virtual bool covers(GlobalAccess earlier) const = 0;
+
+ protected:
+  ~OrderedByClocks() = default;
+};
 
 struct GlobalRace {
   std::size_t byte = 0;  // offset of the raced byte from the access's address
@@ -40,7 +48,9 @@ class GlobalRaceShadow {
   // Records an access of [p, p + bytes) by `me` in launch `launch` and returns the first race it
   // makes with an earlier access, if any.
   std::optional<GlobalRace> access(const void* p, std::size_t bytes, bool write, std::uint32_t launch,
-                                   GlobalAccess me) noexcept;
+                                   GlobalAccess me, const OrderedByClocks* clocks = nullptr) noexcept;
+  // The release clocks of atomic locations (happens_before.hpp).
+  SyncClocks& sync_clocks() noexcept { return sync_clocks_; }
   // The settled words (settled_map.hpp, from the base) and the words' cells, for the hooks' inline test.
   const std::uint64_t* settled_words() const noexcept { return settled_; }
   const GlobalRaceCell* word_cells() const noexcept { return word_cells_; }
@@ -82,6 +92,7 @@ class GlobalRaceShadow {
     std::atomic<bool> flag{false};
   };
   std::array<StripeFlag, 1024> locks_{};
+  SyncClocks sync_clocks_;
 };
 
 // A fresh launch number for the cells (never 0).

@@ -34,26 +34,82 @@ std::mutex global_races_mutex;  // making a device's global shadow
                  other_wrote ? "wrote" : "read", thread_text(run, run.current()).view(), verb(write)));
 }
 
+// The running thread's view of fences and atomics (happens_before.hpp), brought up to date.
+class ThreadClocks final : public OrderedByClocks {
+ public:
+  ThreadClocks(BlockRun& run, GlobalRaceShadow& shadow, RaceShadow& local)
+      : clocks_(local.block_clocks()),
+        context_{shadow.sync_clocks(), run.job->state<Racecheck>().race_launch, run.block_linear & GlobalAccess::block_bits,
+                 run.current(), host_thread.barrier_epoch, host_thread.warp_epochs[run.current() / 32]} {
+    clocks_.settle_for(context_);
+  }
+  bool covers(GlobalAccess earlier) const override { return clocks_.covers(context_.thread, earlier); }
+  BlockClocks& clocks() noexcept { return clocks_; }
+  const BlockClocks::Context& context() const noexcept { return context_; }
+
+ private:
+  BlockClocks& clocks_;
+  BlockClocks::Context context_;
+};
+
+const char* scope_name(AtomicScope s) {
+  switch (s) {
+    case AtomicScope::thread: return "thread";
+    case AtomicScope::block: return "block";
+    case AtomicScope::cluster: return "cluster";
+    case AtomicScope::device: return "device";
+    default: return "system";
+  }
+}
+
+// "thread (0, 0, 0) of block (1, 0, 0) wrote it" with what the access was.
+Text access_text(const LaunchJob& job, GlobalAccess a, bool wrote) {
+  const Text who = thread_text(job, a.thread(), a.block());
+  if (!a.atomic()) return Text("{} {} it", who.view(), wrote ? "wrote" : "read");
+  return Text("{} made an atomic {}{} on it", who.view(), wrote ? "read-modify-write or store" : "load",
+              a.narrow() ? " of block scope" : "");
+}
+
+// What would have ordered two accesses that race.
+const char* missing_order(GlobalAccess earlier, GlobalAccess later) {
+  if (earlier.atomic() && later.atomic()) return "an atomic of block scope orders nothing for threads of other blocks";
+  if (earlier.block() == later.block()) {
+    return "no __syncthreads between them, nor a warp call within a warp, nor a release (a fence before a flag's "
+           "write, or an atomic with a release order) that the second thread acquired (a fence after reading the "
+           "flag, or an atomic with an acquire order)";
+  }
+  return "threads of different blocks are not ordered within a launch unless one releases at device scope "
+         "(__threadfence, or an atomic with a release order, before a flag's write) what the other acquires at "
+         "device scope (__threadfence, or an atomic with an acquire order, after reading the flag)";
+}
+
 // Device memory: conflicting accesses within the launch, across blocks too.
-void global_racecheck(BlockRun& run, const Access& access) {
+void global_racecheck(BlockRun& run, const Access& access, const AtomicAccess* atomic) {
   LaunchJob& job = *run.job;
   GlobalRaceShadow* shadow = job.device->state<Racecheck>().global_races;
-  if (shadow == nullptr) return;
+  RaceShadow* local = client_state<Racecheck>(host_thread).shared_shadow;
+  if (shadow == nullptr || local == nullptr) return;
   const unsigned me = run.current();
-  const GlobalAccess who(run.block_linear, me, host_thread.barrier_epoch, host_thread.warp_epochs[me / 32]);
-  const auto race = shadow->access(access.pointer(), access.bytes, access.write, job.state<Racecheck>().race_launch, who);
+  const bool narrow = atomic != nullptr && atomic->scope <= AtomicScope::block;
+  const GlobalAccess who(run.block_linear, me, host_thread.barrier_epoch, host_thread.warp_epochs[me / 32],
+                         atomic != nullptr, narrow);
+  ThreadClocks clocks(run, *shadow, *local);
+  const auto race =
+      shadow->access(access.pointer(), access.bytes, access.write, job.state<Racecheck>().race_launch, who, &clocks);
+  if (atomic != nullptr) {
+    clocks.clocks().atomic(clocks.context(), access.address, atomic->kind, atomic->scope, atomic->order);
+  }
   if (!race) return;
   const auto a = access.address + race->byte;
   const auto b = job.device->memory().buffer_of(reinterpret_cast<const void*>(a));
   const Text buffer = b ? describe_buffer(job, *b) : Text("device memory");
   const char* hazard = access.write ? (race->other_wrote ? "write-after-write" : "write-after-read") : "read-after-write";
-  const bool same_block = race->other.block() == who.block();
-  fail(run, Text("racecheck: {} hazard on global memory, offset {} of {}: {} {} it and {} {} it with nothing "
-                 "ordering them ({})",
-                 hazard, b ? a - b->begin : 0, buffer.view(), thread_text(job, race->other.thread(), race->other.block()).view(),
-                 race->other_wrote ? "wrote" : "read", thread_text(run, me).view(), verb(access.write),
-                 same_block ? "no __syncthreads between them, nor a warp call within a warp"
-                            : "threads of different blocks are not ordered within a launch"));
+  const Text mine = atomic == nullptr ? Text("{} {} it", thread_text(run, me).view(), verb(access.write))
+                                      : Text("{} made an atomic {} of {} scope on it", thread_text(run, me).view(),
+                                             access.write ? "read-modify-write or store" : "load", scope_name(atomic->scope));
+  fail(run, Text("racecheck: {} hazard on global memory, offset {} of {}: {} and {} with nothing ordering them ({})",
+                 hazard, b ? a - b->begin : 0, buffer.view(), access_text(job, race->other, race->other_wrote).view(),
+                 mine.view(), missing_order(race->other, who)));
 }
 
 // Shared memory: conflicting accesses of one block's threads between barriers.
@@ -90,10 +146,24 @@ void Racecheck::check_access(BlockRun& run, const Access& a) {
     shared_racecheck(run, a);
     return;
   }
-  global_racecheck(run, a);
+  global_racecheck(run, a, nullptr);
   // The read is recorded (a finding would not have returned): the block's second reader of a word fills
   // its cell, and the block's third need not look at it.
   if (!a.write) note_block_read(h, h, offset, a.bytes);
+}
+
+void Racecheck::check_atomic(BlockRun& run, const AtomicAccess& a) {
+  // Atomics on shared memory are a block's own: the shared cells do not record them.
+  if (a.address - host_thread.device_base >= host_thread.device_bytes) return;
+  global_racecheck(run, a, &a);
+}
+
+void Racecheck::check_fence(BlockRun& run, AtomicScope scope) {
+  GlobalRaceShadow* shadow = run.job->device->state<Racecheck>().global_races;
+  RaceShadow* local = client_state<Racecheck>(host_thread).shared_shadow;
+  if (shadow == nullptr || local == nullptr) return;
+  ThreadClocks clocks(run, *shadow, *local);
+  clocks.clocks().fence(clocks.context(), scope);
 }
 
 void Racecheck::on_launch_queued(SimDevice& device, LaunchJob& job) {
@@ -117,6 +187,7 @@ void Racecheck::on_block_start(BlockRun& run) {
   }
   if (s.shared_shadow == nullptr) s.shared_shadow = new RaceShadow(run.shared_memory, run.shared_capacity, s);
   s.shared_shadow->set_dynamic_bytes(job.shared_bytes);
+  s.shared_shadow->block_clocks().start(run.thread_count, host_thread.barrier_epoch);
   const GlobalRaceShadow* global = job.device->state<Racecheck>().global_races;
   s.settled = global->settled_words();
   s.word_cells = global->word_cells();

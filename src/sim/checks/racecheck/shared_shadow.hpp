@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "sim/checks/racecheck/happens_before.hpp"
 #include <gpulab/sim/detail/checks/racecheck.hpp>
 
 #include "sim/engine/address_ranges.hpp"
@@ -51,6 +52,9 @@ class RaceShadow {
   RaceCells cells_for(const void* p, std::size_t bytes, std::uint32_t epoch) noexcept;
   // The block-read table's storage (block_read_slot), zeroed when first asked for.
   std::uint64_t* block_reads();
+  // What the threads of the block this host thread runs know by fences and atomics, for device memory
+  // (happens_before.hpp): kept here, with the rest of the host thread's racecheck state.
+  BlockClocks& block_clocks() noexcept { return block_clocks_; }
 
  private:
   struct Range {
@@ -69,6 +73,7 @@ class RaceShadow {
   std::size_t dynamic_bytes_ = 0;  // of ranges_[0]'s capacity, what the running launch asked for
   Racecheck::ThreadState& hooks_;
   std::vector<std::uint64_t> block_reads_;
+  BlockClocks block_clocks_;
 };
 
 }  // namespace gpulab::sim::detail

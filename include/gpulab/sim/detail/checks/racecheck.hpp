@@ -4,8 +4,8 @@
 #endif
 // racecheck: two accesses to one byte by different threads, at least one a write, that nothing orders.
 // In shared memory, threads of a block are ordered by a barrier between them (lanes of a warp also by a
-// warp-synchronous call); in device memory the same holds within a launch, and threads of different
-// blocks are never ordered. The cells and their rules are in racecheck/ (shared_cell.hpp, global_cell.hpp,
+// warp-synchronous call); in device memory the same holds within a launch, and any two threads are
+// also ordered by a release and an acquire through fences and atomics, at scopes that hold both. The cells and their rules are in racecheck/ (shared_cell.hpp, global_cell.hpp,
 // settled_map.hpp); the shadows that hold them, the out-of-line check and the reports in
 // src/sim/checks/racecheck/.
 #include <cstddef>
@@ -110,6 +110,10 @@ struct Racecheck : ClientDefaults<Racecheck> {
   }
 
   static void check_access(BlockRun& run, const Access& a);
+  // Atomics and fences: recorded in the device-memory cells with their scope, and what they release and
+  // acquire (src/sim/checks/racecheck/happens_before.hpp).
+  static void check_atomic(BlockRun& run, const AtomicAccess& a);
+  static void check_fence(BlockRun& run, AtomicScope scope);
   static void on_launch_queued(SimDevice& device, LaunchJob& job);
   static void on_block_start(BlockRun& run);
   // A grid barrier orders everything before it before everything after it, across blocks: the launch

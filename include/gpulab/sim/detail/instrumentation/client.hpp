@@ -40,6 +40,12 @@ struct Access {
   bool write = false;
   const void* pointer() const noexcept { return reinterpret_cast<const void*>(address); }
 };
+// An atomic access: what it is, the threads it is atomic among, and its memory order.
+struct AtomicAccess : Access {
+  AtomicKind kind = AtomicKind::read_modify_write;
+  AtomicScope scope = AtomicScope::device;
+  AtomicOrder order = AtomicOrder::relaxed;
+};
 
 template <class... C>
 struct ClientList {};
@@ -94,7 +100,9 @@ struct ClientDefaults {
   // The full check of an access whose inline test did not pass (libgpulab); a finding never returns.
   static void check_access(BlockRun&, const Access&) {}
   // An atomic read-modify-write (atomics are not instrumented: each calls this explicitly).
-  static void check_atomic(BlockRun&, const Access&) {}
+  static void check_atomic(BlockRun&, const AtomicAccess&) {}
+  // A fence at `scope` (fences are calls too, in the checked build).
+  static void check_fence(BlockRun&, AtomicScope) {}
 
   // ---- the barrier's fast mode (fast_barrier.hpp), inlined into kernels ----
   // Whether thread `me`'s arrival at `where` may stay in fast mode (thread 0's site is

@@ -13,17 +13,21 @@
 namespace gpulab::sim::detail {
 
 // One access, packed in a word so that cells can be read whole without a lock and two accesses
-// compared with a few masks: which thread (its block, truncated to 21 bits, and its index in the
-// block), and the epochs that order it against the other threads of its block: barriers released on
-// the block's host thread (modulo 2^20) and the warp's synchronous calls (modulo 2^12). 0 is no access.
+// compared with a few masks: which thread (its block, truncated to 19 bits, and its index in the
+// block), whether it is an atomic and whether of block scope, and the epochs that order it against the
+// other threads of its block: barriers released on the block's host thread (modulo 2^20) and the
+// warp's synchronous calls (modulo 2^12). 0 is no access. What orders threads beyond these epochs
+// (fences, atomics with memory orders) is racecheck's happens-before (src/sim/checks/racecheck/).
 // Its functions are inlined and never instrumented: the hooks call them, in instrumented files.
 #define GPULAB_SIM_DETAIL_INLINE __attribute__((always_inline, no_sanitize_address))
 class GlobalAccess {
  public:
   constexpr GlobalAccess() = default;
-  GPULAB_SIM_DETAIL_INLINE constexpr GlobalAccess(std::uint64_t block, unsigned thread, std::uint32_t block_epoch, std::uint32_t warp_epoch)
-      : word_(valid | (block & 0x1fffff) << block_shift | std::uint64_t{thread & 0x3ff} << thread_shift |
-              std::uint64_t{block_epoch & 0xfffff} << block_epoch_shift | (warp_epoch & 0xfff)) {}
+  GPULAB_SIM_DETAIL_INLINE constexpr GlobalAccess(std::uint64_t block, unsigned thread, std::uint32_t block_epoch,
+                                                  std::uint32_t warp_epoch, bool atomic = false, bool narrow = false)
+      : word_(valid | (atomic ? atomic_bit : 0) | (narrow ? narrow_bit : 0) | (block & block_bits) << block_shift |
+              std::uint64_t{thread & 0x3ff} << thread_shift | std::uint64_t{block_epoch & 0xfffff} << block_epoch_shift |
+              (warp_epoch & 0xfff)) {}
   GPULAB_SIM_DETAIL_INLINE static constexpr GlobalAccess from_word(std::uint64_t w) {
     GlobalAccess a;
     a.word_ = w;
@@ -32,24 +36,37 @@ class GlobalAccess {
 
   GPULAB_SIM_DETAIL_INLINE constexpr std::uint64_t word() const { return word_; }
   GPULAB_SIM_DETAIL_INLINE constexpr bool empty() const { return word_ == 0; }
-  GPULAB_SIM_DETAIL_INLINE constexpr std::uint64_t block() const { return (word_ >> block_shift) & 0x1fffff; }
+  GPULAB_SIM_DETAIL_INLINE constexpr std::uint64_t block() const { return (word_ >> block_shift) & block_bits; }
   GPULAB_SIM_DETAIL_INLINE constexpr unsigned thread() const { return static_cast<unsigned>((word_ >> thread_shift) & 0x3ff); }
+  GPULAB_SIM_DETAIL_INLINE constexpr std::uint32_t block_epoch() const {
+    return static_cast<std::uint32_t>((word_ >> block_epoch_shift) & 0xfffff);
+  }
+  GPULAB_SIM_DETAIL_INLINE constexpr std::uint32_t warp_epoch() const { return static_cast<std::uint32_t>(word_ & 0xfff); }
+  GPULAB_SIM_DETAIL_INLINE constexpr bool atomic() const { return (word_ & atomic_bit) != 0; }
+  GPULAB_SIM_DETAIL_INLINE constexpr bool narrow() const { return (word_ & narrow_bit) != 0; }
 
-  // Whether this access and `later` cannot race: the same thread, or threads of one block with a
-  // barrier between them, or lanes of one warp with a warp call between them. Threads of different
-  // blocks are never ordered within a launch.
+  // Whether this access and `later` cannot race by what the epochs say: the same thread, two atomics
+  // whose scopes hold both threads (of one block, or neither of block scope), threads of one block
+  // with a barrier between them, or lanes of one warp with a warp call between them.
   GPULAB_SIM_DETAIL_INLINE constexpr bool ordered_before(GlobalAccess later) const {
     const std::uint64_t x = word_ ^ later.word_;
     if ((x & (block_mask | thread_mask)) == 0) return true;
+    if ((word_ & later.word_ & atomic_bit) != 0 && ((x & block_mask) == 0 || ((word_ | later.word_) & narrow_bit) == 0)) {
+      return true;
+    }
     if ((x & block_mask) != 0) return false;
     if ((x & block_epoch_mask) != 0) return true;
     return (x & warp_mask) == 0 && (x & warp_epoch_mask) != 0;
   }
 
+  static constexpr std::uint64_t block_bits = 0x7ffff;
+
  private:
   static constexpr int block_shift = 42, thread_shift = 32, block_epoch_shift = 12;
   static constexpr std::uint64_t valid = std::uint64_t{1} << 63;
-  static constexpr std::uint64_t block_mask = std::uint64_t{0x1fffff} << block_shift;
+  static constexpr std::uint64_t atomic_bit = std::uint64_t{1} << 62;
+  static constexpr std::uint64_t narrow_bit = std::uint64_t{1} << 61;
+  static constexpr std::uint64_t block_mask = block_bits << block_shift;
   static constexpr std::uint64_t thread_mask = std::uint64_t{0x3ff} << thread_shift;
   static constexpr std::uint64_t warp_mask = std::uint64_t{0x3e0} << thread_shift;  // thread / 32
   static constexpr std::uint64_t block_epoch_mask = std::uint64_t{0xfffff} << block_epoch_shift;
