@@ -14,6 +14,7 @@
 //   lock_fences / lock_no_fences / lock_block_scope                  a CAS spin lock guarding a plain total
 //   atomic_counter / plain_against_atomic / block_atomic_in_block / block_atomic_across_blocks
 //   last_block / last_block_no_fence          threadFenceReduction's last block summing the partials
+//   last_block_device_variable                its ticket counter a __device__ variable, as the sample's
 //   lookback_fences / lookback_no_fence / lookback_ticket           a chain of blocks, each after the last
 //   histogram                                 shared-memory bins merged with atomicAdd
 //   cas_float_add                             a float sum by an atomicCAS loop
@@ -184,6 +185,8 @@ __global__ void gridBarrier(unsigned* arrived, int* data, int* out, Fence f) {
   out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
 }
 
+__device__ unsigned retirementCount;
+
 template <class T>
 T* deviceZeros(std::size_t n) {
   T* p = nullptr;
@@ -241,7 +244,7 @@ bool count(int blocks, int plainBlock, bool blockScope) {
   return synchronized() && expect(plainBlock >= 0 || fetch(c) == blocks * 32, "the counter lost adds");
 }
 
-bool reduceByLastBlock(Fence f) {
+bool reduceByLastBlock(Fence f, bool deviceVariable) {
   const int n = 3000, threads = 128, blocks = (n + threads - 1) / threads;
   std::vector<float> in(n);
   double want = 0.0;
@@ -253,6 +256,7 @@ bool reduceByLastBlock(Fence f) {
   CHECK(cudaMemcpy(d_in, in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   float* partial = deviceZeros<float>(blocks);
   unsigned* c = deviceZeros<unsigned>(1);
+  if (deviceVariable) CHECK(cudaGetSymbolAddress(reinterpret_cast<void**>(&c), retirementCount));
   float* sum = deviceZeros<float>(1);
   lastBlock<<<blocks, threads>>>(d_in, partial, c, sum, n, f);
   if (!synchronized()) return false;
@@ -331,8 +335,9 @@ bool run(const char* name) {
   if (is("plain_against_atomic")) return count(4, 2, false);
   if (is("block_atomic_in_block")) return count(1, -1, true);
   if (is("block_atomic_across_blocks")) return count(2, -1, true);
-  if (is("last_block")) return reduceByLastBlock(device_fence);
-  if (is("last_block_no_fence")) return reduceByLastBlock(no_fence);
+  if (is("last_block")) return reduceByLastBlock(device_fence, false);
+  if (is("last_block_no_fence")) return reduceByLastBlock(no_fence, false);
+  if (is("last_block_device_variable")) return reduceByLastBlock(device_fence, true);
   if (is("lookback_fences")) return chain(device_fence, false);
   if (is("lookback_no_fence")) return chain(no_fence, false);
   if (is("lookback_ticket")) return chain(device_fence, true);

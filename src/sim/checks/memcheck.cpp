@@ -94,8 +94,9 @@ void Memcheck::on_launch_queued(SimDevice& device, LaunchJob& job) {
   if ((job.clients & flag) == 0) return;
   for (std::size_t i = 0; i < job.arg_info.size(); ++i) {
     const auto& arg = job.arg_info[i];
+    // A __device__ variable's address (cudaGetSymbolAddress) lies in the program's image.
     if ((arg.is_pointer || arg.has_space) && arg.pointer != nullptr && !device.memory().contains(arg.pointer) &&
-        device.memory().host_registered(arg.pointer, 1) == 0) {
+        device.memory().host_registered(arg.pointer, 1) == 0 && !in_loaded_module(arg.pointer)) {
       throw KernelFault(job.kernel_name,
                         fmt::format("memcheck: parameter {} ({}) is {:#x}, which is not memory of the sim device "
                                     "(a host pointer passed to a kernel?)",

@@ -153,9 +153,17 @@ void Racecheck::check_access(BlockRun& run, const Access& a) {
 }
 
 void Racecheck::check_atomic(BlockRun& run, const AtomicAccess& a) {
-  // Atomics on shared memory are a block's own: the shared cells do not record them.
-  if (a.address - host_thread.device_base >= host_thread.device_bytes) return;
-  global_racecheck(run, a, &a);
+  if (a.address - host_thread.device_base < host_thread.device_bytes) {
+    global_racecheck(run, a, &a);
+    return;
+  }
+  // Elsewhere (a __device__ variable, which lives in the program's image; shared memory) the atomic is
+  // not recorded in cells, but what it releases and acquires still orders device memory.
+  GlobalRaceShadow* shadow = run.job->device->state<Racecheck>().global_races;
+  RaceShadow* local = client_state<Racecheck>(host_thread).shared_shadow;
+  if (shadow == nullptr || local == nullptr) return;
+  ThreadClocks clocks(run, *shadow, *local);
+  clocks.clocks().atomic(clocks.context(), a.address, a.kind, a.scope, a.order);
 }
 
 void Racecheck::check_fence(BlockRun& run, AtomicScope scope) {
