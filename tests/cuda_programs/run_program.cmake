@@ -20,7 +20,7 @@ if(CHECK)
   set(env "GPULAB_SIM_CHECK=${CHECK}")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} "${PROGRAM}" ${ARGS}
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 message("${out}${err}")
 if(EXPECT_FINDING)
   if(rc EQUAL 0)

@@ -20,9 +20,14 @@
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
-#include "../cuda_programs/cuda_check.h"
+#include "corpus.h"
 
 namespace {
+
+using corpus::deviceZeros;
+using corpus::download;
+using corpus::expect;
+using corpus::fetch;
 
 __device__ int poll(int* p) { return atomicAdd(p, 0); }
 
@@ -161,21 +166,6 @@ __global__ void waitForever(int* flag) {
   }
 }
 
-template <class T>
-T* deviceZeros(std::size_t n) {
-  T* p = nullptr;
-  CHECK(cudaMalloc(&p, n * sizeof(T)));
-  CHECK(cudaMemset(p, 0, n * sizeof(T)));
-  return p;
-}
-
-template <class T>
-std::vector<T> download(const T* p, std::size_t n) {
-  std::vector<T> h(n);
-  CHECK(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
-
 // The blocks of `threads` threads a GPU keeps resident at once for kernel `k`.
 template <class K>
 int residentBlocks(K k, int threads) {
@@ -186,11 +176,6 @@ int residentBlocks(K k, int threads) {
   return perSm * sms;
 }
 
-bool fail(const char* what) {
-  std::printf("FAIL: %s\n", what);
-  return false;
-}
-
 bool run(const char* name) {
   if (std::strcmp(name, "warp_handoff") == 0) {
     int* flags = deviceZeros<int>(2);
@@ -198,7 +183,7 @@ bool run(const char* name) {
     warpHandoff<<<2, 64>>>(flags, out);
     CHECK(cudaDeviceSynchronize());
     const auto h = download(out, 3);
-    return h[0] == 42 && h[2] == 43 ? true : fail("the hand-off chain computed wrong values");
+    return expect(h[0] == 42 && h[2] == 43, "the hand-off chain computed wrong values");
   }
   if (std::strcmp(name, "chain_by_block") == 0 || std::strcmp(name, "chain_by_ticket") == 0) {
     const int blocks = 400;
@@ -211,22 +196,22 @@ bool run(const char* name) {
       chainByTicket<<<blocks, 32>>>(ticket, flags, value);
     }
     CHECK(cudaDeviceSynchronize());
-    return download(value, blocks)[blocks - 1] == blocks * (blocks - 1) / 2 ? true : fail("the chain's sum is wrong");
+    return expect(download(value, blocks)[blocks - 1] == blocks * (blocks - 1) / 2, "the chain's sum is wrong");
   }
   if (std::strcmp(name, "spin_lock") == 0) {
     int* lock = deviceZeros<int>(1);
     int* total = deviceZeros<int>(1);
     spinLock<<<32, 64>>>(lock, total);
     CHECK(cudaDeviceSynchronize());
-    return download(total, 1)[0] == 32 * 64 ? true : fail("the lock let two threads in at once");
+    return expect(download(total, 1)[0] == 32 * 64, "the lock let two threads in at once");
   }
   if (std::strcmp(name, "last_block") == 0) {
     const int n = 1000, threads = 128, blocks = (n + threads - 1) / threads;
     std::vector<float> in(n);
-    double expect = 0.0;
+    double want = 0.0;
     for (int i = 0; i < n; ++i) {
       in[i] = static_cast<float>((i * 37) % 101) * 0.25f;
-      expect += in[i];
+      want += in[i];
     }
     float* d_in = deviceZeros<float>(n);
     CHECK(cudaMemcpy(d_in, in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
@@ -236,7 +221,7 @@ bool run(const char* name) {
     lastBlock<<<blocks, threads>>>(d_in, partial, count, sum, n);
     CHECK(cudaDeviceSynchronize());
     const double got = download(sum, 1)[0];
-    return got > expect * (1 - 1e-5) && got < expect * (1 + 1e-5) ? true : fail("the last block's sum is wrong");
+    return expect(got > want * (1 - 1e-5) && got < want * (1 + 1e-5), "the last block's sum is wrong");
   }
   if (std::strcmp(name, "grid_barrier") == 0) {
     const int blocks = residentBlocks(gridBarrier, 64);
@@ -247,7 +232,7 @@ bool run(const char* name) {
     CHECK(cudaDeviceSynchronize());
     const auto h = download(out, blocks);
     for (int b = 0; b < blocks; ++b) {
-      if (h[b] != ((b + 1) % blocks) * 3) return fail("a block read its neighbour's value before the barrier");
+      if (h[b] != ((b + 1) % blocks) * 3) return expect(false, "a block read its neighbour's value before the barrier");
     }
     return true;
   }
@@ -261,21 +246,21 @@ bool run(const char* name) {
       std::printf("reverse chain over %d blocks: %s\n", blocks, cudaGetErrorString(e));
       return false;
     }
-    return download(value, 1)[0] == blocks ? true : fail("the reverse chain's count is wrong");
+    return expect(download(value, 1)[0] == blocks, "the reverse chain's count is wrong");
   }
   if (std::strcmp(name, "atomic_wait") == 0) {
     int* flag = deviceZeros<int>(1);
     int* out = deviceZeros<int>(2);
     atomicWait<<<2, 32>>>(flag, out);
     CHECK(cudaDeviceSynchronize());
-    return download(out, 1)[0] == 42 ? true : fail("the waiter read before the store");
+    return expect(download(out, 1)[0] == 42, "the waiter read before the store");
   }
   if (std::strcmp(name, "nanosleep_poll") == 0) {
     int* flag = deviceZeros<int>(1);
     int* out = deviceZeros<int>(2);
     nanosleepPoll<<<1, 64>>>(flag, out);
     CHECK(cudaDeviceSynchronize());
-    return download(out, 1)[0] == 7 ? true : fail("the poller read before the flag");
+    return expect(download(out, 1)[0] == 7, "the poller read before the flag");
   }
   if (std::strcmp(name, "deadlock") == 0) {
     int* flag = deviceZeros<int>(1);
@@ -290,12 +275,4 @@ bool run(const char* name) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::printf("usage: %s <case>\n", argv[0]);
-    return 2;
-  }
-  if (!run(argv[1])) return 1;
-  std::printf("PASSED: %s\n", argv[1]);
-  return 0;
-}
+int main(int argc, char** argv) { return corpus::main(argc, argv, run); }

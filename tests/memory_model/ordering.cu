@@ -26,9 +26,14 @@
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
-#include "../cuda_programs/cuda_check.h"
+#include "corpus.h"
 
 namespace {
+
+using corpus::deviceZeros;
+using corpus::download;
+using corpus::expect;
+using corpus::fetch;
 
 enum Fence { no_fence = 0, block_fence = 1, device_fence = 2 };
 
@@ -187,26 +192,6 @@ __global__ void gridBarrier(unsigned* arrived, int* data, int* out, Fence f) {
 
 __device__ unsigned retirementCount;
 
-template <class T>
-T* deviceZeros(std::size_t n) {
-  T* p = nullptr;
-  CHECK(cudaMalloc(&p, n * sizeof(T)));
-  CHECK(cudaMemset(p, 0, n * sizeof(T)));
-  return p;
-}
-
-template <class T>
-T fetch(const T* p) {
-  T v{};
-  CHECK(cudaMemcpy(&v, p, sizeof(T), cudaMemcpyDeviceToHost));
-  return v;
-}
-
-bool expect(bool ok, const char* what) {
-  if (!ok) std::printf("FAIL: %s\n", what);
-  return ok;
-}
-
 bool synchronized() {
   const cudaError_t e = cudaDeviceSynchronize();
   if (e != cudaSuccess) std::printf("the kernel failed: %s\n", cudaGetErrorString(e));
@@ -351,12 +336,4 @@ bool run(const char* name) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::printf("usage: %s <case>\n", argv[0]);
-    return 2;
-  }
-  if (!run(argv[1])) return 1;
-  std::printf("PASSED: %s\n", argv[1]);
-  return 0;
-}
+int main(int argc, char** argv) { return corpus::main(argc, argv, run); }
