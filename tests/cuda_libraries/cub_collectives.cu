@@ -61,11 +61,11 @@ template <int THREADS, int ITEMS>
 void check_block_reduce(int blocks, int valid) {
   const int per_block = THREADS * ITEMS;
   const auto h = random_ints(static_cast<std::size_t>(blocks) * per_block, -1000, 1000);
-  int* in = device_copy_of(h);
+  int* in = to_device(h);
   int *sums = poisoned_device<int>(blocks), *maxima = poisoned_device<int>(blocks), *partial = poisoned_device<int>(blocks);
   block_reduce<THREADS, ITEMS><<<blocks, THREADS>>>(in, sums, maxima, partial, valid);
   CHECK(cudaGetLastError());
-  const auto s = host_copy_of(sums, blocks), m = host_copy_of(maxima, blocks), p = host_copy_of(partial, blocks);
+  const auto s = to_host(sums, blocks), m = to_host(maxima, blocks), p = to_host(partial, blocks);
   for (int b = 0; b < blocks; ++b) {
     const int* x = h.data() + b * per_block;
     int want_max = x[0], want_part = 0;
@@ -130,16 +130,16 @@ void check_block_scan(int tiles) {
   const int n = THREADS * ITEMS;
   const int total = std::max(n, tiles * THREADS);
   const auto h = random_ints(total, -50, 50);
-  int* in = device_copy_of(h);
+  int* in = to_device(h);
   int *inc = poisoned_device<int>(n), *exc = poisoned_device<int>(n), *mx = poisoned_device<int>(THREADS);
   int *agg = poisoned_device<int>(1), *carried = poisoned_device<int>(tiles * THREADS);
   block_scan<THREADS, ITEMS><<<1, THREADS>>>(in, inc, exc, mx, agg, carried, tiles);
   CHECK(cudaGetLastError());
-  const auto hi = host_copy_of(inc, n), he = host_copy_of(exc, n), hm = host_copy_of(mx, THREADS), hc = host_copy_of(carried, tiles * THREADS);
+  const auto hi = to_host(inc, n), he = to_host(exc, n), hm = to_host(mx, THREADS), hc = to_host(carried, tiles * THREADS);
   std::vector<int> want(n);
   std::inclusive_scan(h.begin(), h.begin() + n, want.begin());
   EXPECT(hi == want, "BlockScan<%d> InclusiveSum of %d items per thread", THREADS, ITEMS);
-  EXPECT(host_copy_of(agg, 1)[0] == want[n - 1], "BlockScan<%d> block aggregate", THREADS);
+  EXPECT(to_host(agg, 1)[0] == want[n - 1], "BlockScan<%d> block aggregate", THREADS);
   std::exclusive_scan(h.begin(), h.begin() + n, want.begin(), 0);
   EXPECT(he == want, "BlockScan<%d> ExclusiveSum of %d items per thread", THREADS, ITEMS);
   int running = h[0];
@@ -175,11 +175,11 @@ template <int THREADS, int ITEMS, cub::BlockLoadAlgorithm LOAD, cub::BlockStoreA
 void check_load_store(const char* name, bool striped) {
   const int n = THREADS * ITEMS, valid = n - 5;
   const auto h = random_ints(n, 0, 1 << 20);
-  int* in = device_copy_of(h);
+  int* in = to_device(h);
   int *out = poisoned_device<int>(n), *first = poisoned_device<int>(THREADS);
   load_store<THREADS, ITEMS, LOAD, STORE><<<1, THREADS>>>(in, out, first, valid);
   CHECK(cudaGetLastError());
-  const auto ho = host_copy_of(out, n), hf = host_copy_of(first, THREADS);
+  const auto ho = to_host(out, n), hf = to_host(first, THREADS);
   bool round_trip = true, arrangement = true;
   for (int i = 0; i < valid; ++i) round_trip = round_trip && ho[i] == h[i];
   for (int i = valid; i < n; ++i) round_trip = round_trip && ho[i] == static_cast<int>(0xA5A5A5A5u);  // untouched
@@ -241,8 +241,8 @@ void check_radix_sort() {
   for (auto& x : hf) x = fd(rng);
   hf[0] = -0.0f;
   hf[1] = 0.0f;
-  int *k = device_copy_of(hk), *v = device_copy_of(hv), *striped = poisoned_device<int>(n), *bits = poisoned_device<int>(n);
-  float* f = device_copy_of(hf);
+  int *k = to_device(hk), *v = to_device(hv), *striped = poisoned_device<int>(n), *bits = poisoned_device<int>(n);
+  float* f = to_device(hf);
   radix_sort<THREADS, ITEMS><<<1, THREADS>>>(k, v, f, striped, bits);
   CHECK(cudaGetLastError());
   std::vector<int> order(n);
@@ -250,19 +250,19 @@ void check_radix_sort() {
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return hk[a] < hk[b]; });
   std::vector<int> want_k(n);
   for (int i = 0; i < n; ++i) want_k[i] = hk[order[i]];
-  EXPECT(host_copy_of(k, n) == want_k, "BlockRadixSort<%d, %d> keys", THREADS, ITEMS);
-  EXPECT(host_copy_of(v, n) == order, "BlockRadixSort<%d, %d> values follow their keys, stably", THREADS, ITEMS);
-  EXPECT(host_copy_of(striped, n) == want_k, "BlockRadixSort<%d, %d> SortBlockedToStriped", THREADS, ITEMS);
+  EXPECT(to_host(k, n) == want_k, "BlockRadixSort<%d, %d> keys", THREADS, ITEMS);
+  EXPECT(to_host(v, n) == order, "BlockRadixSort<%d, %d> values follow their keys, stably", THREADS, ITEMS);
+  EXPECT(to_host(striped, n) == want_k, "BlockRadixSort<%d, %d> SortBlockedToStriped", THREADS, ITEMS);
   std::vector<float> want_f = hf;
   std::stable_sort(want_f.begin(), want_f.end(), std::greater<float>());
-  const auto got_f = host_copy_of(f, n);
+  const auto got_f = to_host(f, n);
   EXPECT(std::memcmp(got_f.data(), want_f.data(), n * sizeof(float)) == 0 || got_f == want_f,
          "BlockRadixSort<float> SortDescending");
   std::vector<int> want_bits = hk;
   std::stable_sort(want_bits.begin(), want_bits.end(), [](int a, int b) {
     return ((static_cast<unsigned>(a) ^ 0x80000000u) >> 4 & 0xff) < ((static_cast<unsigned>(b) ^ 0x80000000u) >> 4 & 0xff);
   });
-  EXPECT(host_copy_of(bits, n) == want_bits, "BlockRadixSort on bits [4, 12)");
+  EXPECT(to_host(bits, n) == want_bits, "BlockRadixSort on bits [4, 12)");
   CHECK(cudaFree(k));
   CHECK(cudaFree(v));
   CHECK(cudaFree(f));
@@ -305,19 +305,19 @@ template <int THREADS, int ITEMS>
 void check_exchange_discontinuity() {
   const int n = THREADS * ITEMS;
   const auto h = random_ints(n, 0, 3);  // runs of equal items
-  int *in = device_copy_of(h), *blocked = poisoned_device<int>(n), *warp_blocked = poisoned_device<int>(n);
+  int *in = to_device(h), *blocked = poisoned_device<int>(n), *warp_blocked = poisoned_device<int>(n);
   int *heads = poisoned_device<int>(n), *tails = poisoned_device<int>(n);
   exchange_discontinuity<THREADS, ITEMS><<<1, THREADS>>>(in, blocked, warp_blocked, heads, tails);
   CHECK(cudaGetLastError());
-  EXPECT(host_copy_of(blocked, n) == h, "BlockExchange<%d, %d> StripedToBlocked", THREADS, ITEMS);
-  EXPECT(host_copy_of(warp_blocked, n) == h, "BlockExchange<%d, %d> WarpStripedToBlocked", THREADS, ITEMS);
+  EXPECT(to_host(blocked, n) == h, "BlockExchange<%d, %d> StripedToBlocked", THREADS, ITEMS);
+  EXPECT(to_host(warp_blocked, n) == h, "BlockExchange<%d, %d> WarpStripedToBlocked", THREADS, ITEMS);
   std::vector<int> want_heads(n), want_tails(n);
   for (int i = 0; i < n; ++i) {
     want_heads[i] = i == 0 || h[i] != h[i - 1];
     want_tails[i] = i == n - 1 || h[i] != h[i + 1];
   }
-  EXPECT(host_copy_of(heads, n) == want_heads, "BlockDiscontinuity<%d> FlagHeads", THREADS);
-  EXPECT(host_copy_of(tails, n) == want_tails, "BlockDiscontinuity<%d> FlagTails with a tile successor", THREADS);
+  EXPECT(to_host(heads, n) == want_heads, "BlockDiscontinuity<%d> FlagHeads", THREADS);
+  EXPECT(to_host(tails, n) == want_tails, "BlockDiscontinuity<%d> FlagTails with a tile successor", THREADS);
   for (int* p : {in, blocked, warp_blocked, heads, tails}) CHECK(cudaFree(p));
 }
 
@@ -354,13 +354,13 @@ void check_warp_collectives() {
   const auto h = random_ints(THREADS, -100, 100);
   auto flags = random_ints(THREADS, 0, 3);
   for (auto& f : flags) f = f == 0;  // a segment head one time in four
-  int *in = device_copy_of(h), *heads = device_copy_of(flags);
+  int *in = to_device(h), *heads = to_device(flags);
   int *ws = poisoned_device<int>(kWarps), *ls = poisoned_device<int>(THREADS / 8), *sc = poisoned_device<int>(THREADS);
   int *ex = poisoned_device<int>(THREADS), *hs = poisoned_device<int>(THREADS);
   warp_collectives<THREADS><<<1, THREADS>>>(in, ws, ls, sc, ex, hs, heads);
   CHECK(cudaGetLastError());
-  const auto hws = host_copy_of(ws, kWarps), hls = host_copy_of(ls, THREADS / 8), hsc = host_copy_of(sc, THREADS);
-  const auto hex = host_copy_of(ex, THREADS), hhs = host_copy_of(hs, THREADS);
+  const auto hws = to_host(ws, kWarps), hls = to_host(ls, THREADS / 8), hsc = to_host(sc, THREADS);
+  const auto hex = to_host(ex, THREADS), hhs = to_host(hs, THREADS);
   bool sums = true, sums8 = true, scans = true, exclusive = true, heads_ok = true;
   for (int w = 0; w < kWarps; ++w) {
     const int begin = w * 32, end = std::min(THREADS, begin + 32);

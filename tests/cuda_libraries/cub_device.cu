@@ -79,38 +79,38 @@ struct Plus {
 
 void check_reduce(std::size_t n) {
   const auto h = random_values<int>(n, -1000, 1000);
-  int* in = device_copy_of(h);
+  int* in = to_device(h);
   int* out = poisoned_device<int>(1);
   long long* out64 = poisoned_device<long long>(1);
   const int items = static_cast<int>(n);
 
   run([&](void* t, std::size_t& b) { return cub::DeviceReduce::Sum(t, b, in, out, items); });
-  EXPECT(host_copy_of(out, 1)[0] == std::accumulate(h.begin(), h.end(), 0), "n=%zu: DeviceReduce::Sum", n);
+  EXPECT(to_host(out, 1)[0] == std::accumulate(h.begin(), h.end(), 0), "n=%zu: DeviceReduce::Sum", n);
   run([&](void* t, std::size_t& b) { return cub::DeviceReduce::Min(t, b, in, out, items); });
-  EXPECT(host_copy_of(out, 1)[0] == *std::min_element(h.begin(), h.end()), "n=%zu: DeviceReduce::Min", n);
+  EXPECT(to_host(out, 1)[0] == *std::min_element(h.begin(), h.end()), "n=%zu: DeviceReduce::Min", n);
   run([&](void* t, std::size_t& b) { return cub::DeviceReduce::Max(t, b, in, out, items); });
-  EXPECT(host_copy_of(out, 1)[0] == *std::max_element(h.begin(), h.end()), "n=%zu: DeviceReduce::Max", n);
+  EXPECT(to_host(out, 1)[0] == *std::max_element(h.begin(), h.end()), "n=%zu: DeviceReduce::Max", n);
   // CCCL 3.0's ArgMin and ArgMax: the extremum and its index to two outputs.
   long long* index = poisoned_device<long long>(1);
   run([&](void* t, std::size_t& b) { return cub::DeviceReduce::ArgMin(t, b, in, out, index, items); });
   const auto least = std::min_element(h.begin(), h.end());
-  EXPECT(host_copy_of(index, 1)[0] == least - h.begin() && host_copy_of(out, 1)[0] == *least, "n=%zu: DeviceReduce::ArgMin", n);
+  EXPECT(to_host(index, 1)[0] == least - h.begin() && to_host(out, 1)[0] == *least, "n=%zu: DeviceReduce::ArgMin", n);
   run([&](void* t, std::size_t& b) { return cub::DeviceReduce::ArgMax(t, b, in, out, index, items); });
   const auto most = std::max_element(h.begin(), h.end());
-  EXPECT(host_copy_of(index, 1)[0] == most - h.begin() && host_copy_of(out, 1)[0] == *most, "n=%zu: DeviceReduce::ArgMax", n);
+  EXPECT(to_host(index, 1)[0] == most - h.begin() && to_host(out, 1)[0] == *most, "n=%zu: DeviceReduce::ArgMax", n);
   run([&](void* t, std::size_t& b) { return cub::DeviceReduce::Reduce(t, b, in, out, items, Min(), 5000); });
-  EXPECT(host_copy_of(out, 1)[0] == std::min(5000, *least), "n=%zu: DeviceReduce::Reduce with an operator", n);
+  EXPECT(to_host(out, 1)[0] == std::min(5000, *least), "n=%zu: DeviceReduce::Reduce with an operator", n);
   run([&](void* t, std::size_t& b) {
     return cub::DeviceReduce::TransformReduce(t, b, in, out64, items, Plus(), Square(), 0LL);
   });
   long long squares = 0;
   for (int x : h) squares += static_cast<long long>(x) * x;
-  EXPECT(host_copy_of(out64, 1)[0] == squares, "n=%zu: DeviceReduce::TransformReduce", n);
+  EXPECT(to_host(out64, 1)[0] == squares, "n=%zu: DeviceReduce::TransformReduce", n);
 
   // ReduceByKey over keys with runs.
   std::vector<int> keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<int>(i / 3 + (i % 7 == 0));
-  int* dkeys = device_copy_of(keys);
+  int* dkeys = to_device(keys);
   int *unique = poisoned_device<int>(n), *sums = poisoned_device<int>(n), *runs = poisoned_device<int>(1);
   run([&](void* t, std::size_t& b) {
     return cub::DeviceReduce::ReduceByKey(t, b, dkeys, unique, in, sums, runs, Plus(), items);
@@ -123,11 +123,11 @@ void check_reduce(std::size_t n) {
     }
     want_sums.back() += h[i];
   }
-  const int r = host_copy_of(runs, 1)[0];
+  const int r = to_host(runs, 1)[0];
   EXPECT(r == static_cast<int>(want_keys.size()), "n=%zu: DeviceReduce::ReduceByKey: %d runs, not %zu", n, r,
          want_keys.size());
   if (r == static_cast<int>(want_keys.size())) {
-    EXPECT(host_copy_of(unique, r) == want_keys && host_copy_of(sums, r) == want_sums, "n=%zu: DeviceReduce::ReduceByKey", n);
+    EXPECT(to_host(unique, r) == want_keys && to_host(sums, r) == want_sums, "n=%zu: DeviceReduce::ReduceByKey", n);
   }
   for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(out64), static_cast<void*>(index),
                   static_cast<void*>(dkeys), static_cast<void*>(unique), static_cast<void*>(sums), static_cast<void*>(runs)}) {
@@ -138,31 +138,31 @@ void check_reduce(std::size_t n) {
 void check_scan(std::size_t n) {
   const auto h = random_values<int>(n, -100, 100);
   const int items = static_cast<int>(n);
-  int* in = device_copy_of(h);
+  int* in = to_device(h);
   int* out = poisoned_device<int>(n);
   std::vector<int> want(n);
   run([&](void* t, std::size_t& b) { return cub::DeviceScan::InclusiveSum(t, b, in, out, items); });
   std::inclusive_scan(h.begin(), h.end(), want.begin());
-  EXPECT(host_copy_of(out, n) == want, "n=%zu: DeviceScan::InclusiveSum", n);
+  EXPECT(to_host(out, n) == want, "n=%zu: DeviceScan::InclusiveSum", n);
   run([&](void* t, std::size_t& b) { return cub::DeviceScan::ExclusiveSum(t, b, in, out, items); });
   std::exclusive_scan(h.begin(), h.end(), want.begin(), 0);
-  EXPECT(host_copy_of(out, n) == want, "n=%zu: DeviceScan::ExclusiveSum", n);
+  EXPECT(to_host(out, n) == want, "n=%zu: DeviceScan::ExclusiveSum", n);
   run([&](void* t, std::size_t& b) { return cub::DeviceScan::InclusiveScan(t, b, in, out, Max(), items); });
   std::inclusive_scan(h.begin(), h.end(), want.begin(), [](int x, int y) { return std::max(x, y); });
-  EXPECT(host_copy_of(out, n) == want, "n=%zu: DeviceScan::InclusiveScan with max", n);
+  EXPECT(to_host(out, n) == want, "n=%zu: DeviceScan::InclusiveScan with max", n);
   run([&](void* t, std::size_t& b) { return cub::DeviceScan::ExclusiveScan(t, b, in, out, Max(), -7, items); });
   std::exclusive_scan(h.begin(), h.end(), want.begin(), -7, [](int x, int y) { return std::max(x, y); });
-  EXPECT(host_copy_of(out, n) == want, "n=%zu: DeviceScan::ExclusiveScan with max from -7", n);
+  EXPECT(to_host(out, n) == want, "n=%zu: DeviceScan::ExclusiveScan with max from -7", n);
   CHECK(cudaMemcpy(out, in, n * sizeof(int), cudaMemcpyDeviceToDevice));
   run([&](void* t, std::size_t& b) { return cub::DeviceScan::InclusiveSum(t, b, out, out, items); });
   std::inclusive_scan(h.begin(), h.end(), want.begin());
-  EXPECT(host_copy_of(out, n) == want, "n=%zu: DeviceScan::InclusiveSum in place", n);
+  EXPECT(to_host(out, n) == want, "n=%zu: DeviceScan::InclusiveSum in place", n);
   std::vector<int> keys(n);
   for (std::size_t i = 0; i < n; ++i) keys[i] = static_cast<int>(i / 5);
-  int* dkeys = device_copy_of(keys);
+  int* dkeys = to_device(keys);
   run([&](void* t, std::size_t& b) { return cub::DeviceScan::ExclusiveSumByKey(t, b, dkeys, in, out, items); });
   for (std::size_t i = 0; i < n; ++i) want[i] = (i % 5 == 0) ? 0 : want[i - 1] + h[i - 1];
-  EXPECT(host_copy_of(out, n) == want, "n=%zu: DeviceScan::ExclusiveSumByKey", n);
+  EXPECT(to_host(out, n) == want, "n=%zu: DeviceScan::ExclusiveSumByKey", n);
   CHECK(cudaFree(in));
   CHECK(cudaFree(out));
   CHECK(cudaFree(dkeys));
@@ -173,7 +173,7 @@ void check_radix_sort(std::size_t n) {
   const auto keys = random_values<int>(n, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
   std::vector<int> values(n);
   std::iota(values.begin(), values.end(), 0);
-  int *kin = device_copy_of(keys), *vin = device_copy_of(values), *kout = poisoned_device<int>(n), *vout = poisoned_device<int>(n);
+  int *kin = to_device(keys), *vin = to_device(values), *kout = poisoned_device<int>(n), *vout = poisoned_device<int>(n);
   std::vector<int> order(n);
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return keys[a] < keys[b]; });
@@ -181,27 +181,27 @@ void check_radix_sort(std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) sorted[i] = keys[order[i]];
 
   run([&](void* t, std::size_t& b) { return cub::DeviceRadixSort::SortKeys(t, b, kin, kout, items); });
-  EXPECT(host_copy_of(kout, n) == sorted, "n=%zu: DeviceRadixSort::SortKeys", n);
+  EXPECT(to_host(kout, n) == sorted, "n=%zu: DeviceRadixSort::SortKeys", n);
   run([&](void* t, std::size_t& b) { return cub::DeviceRadixSort::SortPairs(t, b, kin, kout, vin, vout, items); });
-  EXPECT(host_copy_of(kout, n) == sorted && host_copy_of(vout, n) == order, "n=%zu: DeviceRadixSort::SortPairs (stable)", n);
+  EXPECT(to_host(kout, n) == sorted && to_host(vout, n) == order, "n=%zu: DeviceRadixSort::SortPairs (stable)", n);
   run([&](void* t, std::size_t& b) { return cub::DeviceRadixSort::SortKeysDescending(t, b, kin, kout, items); });
-  EXPECT(host_copy_of(kout, n) == std::vector<int>(sorted.rbegin(), sorted.rend()), "n=%zu: SortKeysDescending", n);
+  EXPECT(to_host(kout, n) == std::vector<int>(sorted.rbegin(), sorted.rend()), "n=%zu: SortKeysDescending", n);
 
   // Only the low 12 bits, stably: the order of (key & 0xfff) with ties in input order.
   std::vector<int> low = keys;
   std::stable_sort(low.begin(), low.end(), [](int a, int b) { return (a & 0xfff) < (b & 0xfff); });
   run([&](void* t, std::size_t& b) { return cub::DeviceRadixSort::SortKeys(t, b, kin, kout, items, 0, 12); });
-  EXPECT(host_copy_of(kout, n) == low, "n=%zu: DeviceRadixSort::SortKeys on bits [0, 12)", n);
+  EXPECT(to_host(kout, n) == low, "n=%zu: DeviceRadixSort::SortKeys on bits [0, 12)", n);
 
   // DoubleBuffer, floats with both signs.
   const auto fkeys = random_values<float>(n, -1e6f, 1e6f);
-  float* fa = device_copy_of(fkeys);
+  float* fa = to_device(fkeys);
   float* fb = poisoned_device<float>(n);
   cub::DoubleBuffer<float> buffers(fa, fb);
   run([&](void* t, std::size_t& b) { return cub::DeviceRadixSort::SortKeys(t, b, buffers, items); });
   std::vector<float> fsorted = fkeys;
   std::sort(fsorted.begin(), fsorted.end());
-  EXPECT(host_copy_of(buffers.Current(), n) == fsorted, "n=%zu: DeviceRadixSort::SortKeys on a DoubleBuffer of floats", n);
+  EXPECT(to_host(buffers.Current(), n) == fsorted, "n=%zu: DeviceRadixSort::SortKeys on a DoubleBuffer of floats", n);
   // Segments of random lengths, some empty, each sorted by itself (pairs, descending).
   std::vector<int> begins, ends;
   for (std::size_t at = 0; at < n;) {
@@ -211,7 +211,7 @@ void check_radix_sort(std::size_t n) {
     ends.push_back(static_cast<int>(at));
   }
   const int segments = static_cast<int>(begins.size());
-  int *db = device_copy_of(begins), *de = device_copy_of(ends);
+  int *db = to_device(begins), *de = to_device(ends);
   run([&](void* t, std::size_t& b) {
     return cub::DeviceSegmentedRadixSort::SortPairsDescending(t, b, kin, kout, vin, vout, items, segments, db, de);
   });
@@ -225,7 +225,7 @@ void check_radix_sort(std::size_t n) {
       seg_values[begins[s] + i] = values[idx[i]];
     }
   }
-  EXPECT(host_copy_of(kout, n) == seg_keys && host_copy_of(vout, n) == seg_values,
+  EXPECT(to_host(kout, n) == seg_keys && to_host(vout, n) == seg_values,
          "n=%zu: DeviceSegmentedRadixSort::SortPairsDescending over %d segments", n, segments);
   for (void* p : {static_cast<void*>(kin), static_cast<void*>(vin), static_cast<void*>(kout), static_cast<void*>(vout),
                   static_cast<void*>(fa), static_cast<void*>(fb), static_cast<void*>(db), static_cast<void*>(de)}) {
@@ -236,31 +236,31 @@ void check_radix_sort(std::size_t n) {
 void check_select_histogram_segments(std::size_t n) {
   const int items = static_cast<int>(n);
   auto h = random_values<int>(n, -20, 20);
-  int* in = device_copy_of(h);
+  int* in = to_device(h);
   int *out = poisoned_device<int>(n), *count = poisoned_device<int>(1);
   run([&](void* t, std::size_t& b) { return cub::DeviceSelect::If(t, b, in, out, count, items, IsNegative()); });
   std::vector<int> want;
   std::copy_if(h.begin(), h.end(), std::back_inserter(want), [](int x) { return x < 0; });
-  int c = host_copy_of(count, 1)[0];
-  EXPECT(c == static_cast<int>(want.size()) && host_copy_of(out, c) == want, "n=%zu: DeviceSelect::If", n);
+  int c = to_host(count, 1)[0];
+  EXPECT(c == static_cast<int>(want.size()) && to_host(out, c) == want, "n=%zu: DeviceSelect::If", n);
   std::vector<char> flags(n);
   for (std::size_t i = 0; i < n; ++i) flags[i] = static_cast<char>(i % 3 == 0);
-  char* dflags = device_copy_of(flags);
+  char* dflags = to_device(flags);
   run([&](void* t, std::size_t& b) { return cub::DeviceSelect::Flagged(t, b, in, dflags, out, count, items); });
   want.clear();
   for (std::size_t i = 0; i < n; ++i) {
     if (flags[i]) want.push_back(h[i]);
   }
-  c = host_copy_of(count, 1)[0];
-  EXPECT(c == static_cast<int>(want.size()) && host_copy_of(out, c) == want, "n=%zu: DeviceSelect::Flagged", n);
+  c = to_host(count, 1)[0];
+  EXPECT(c == static_cast<int>(want.size()) && to_host(out, c) == want, "n=%zu: DeviceSelect::Flagged", n);
   std::vector<int> sorted = h;
   std::sort(sorted.begin(), sorted.end());
-  int* dsorted = device_copy_of(sorted);
+  int* dsorted = to_device(sorted);
   run([&](void* t, std::size_t& b) { return cub::DeviceSelect::Unique(t, b, dsorted, out, count, items); });
   want = sorted;
   want.erase(std::unique(want.begin(), want.end()), want.end());
-  c = host_copy_of(count, 1)[0];
-  EXPECT(c == static_cast<int>(want.size()) && host_copy_of(out, c) == want, "n=%zu: DeviceSelect::Unique", n);
+  c = to_host(count, 1)[0];
+  EXPECT(c == static_cast<int>(want.size()) && to_host(out, c) == want, "n=%zu: DeviceSelect::Unique", n);
   run([&](void* t, std::size_t& b) { return cub::DevicePartition::If(t, b, in, out, count, items, IsNegative()); });
   std::vector<int> want_partition;
   std::copy_if(h.begin(), h.end(), std::back_inserter(want_partition), [](int x) { return x < 0; });
@@ -268,16 +268,16 @@ void check_select_histogram_segments(std::size_t n) {
   std::vector<int> rejected;
   std::copy_if(h.begin(), h.end(), std::back_inserter(rejected), [](int x) { return x >= 0; });
   want_partition.insert(want_partition.end(), rejected.rbegin(), rejected.rend());  // rejected ones reversed
-  EXPECT(host_copy_of(count, 1)[0] == static_cast<int>(selected) && host_copy_of(out, n) == want_partition,
+  EXPECT(to_host(count, 1)[0] == static_cast<int>(selected) && to_host(out, n) == want_partition,
          "n=%zu: DevicePartition::If", n);
   int *runs_unique = poisoned_device<int>(n), *runs_length = poisoned_device<int>(n);
   run([&](void* t, std::size_t& b) {
     return cub::DeviceRunLengthEncode::Encode(t, b, dsorted, runs_unique, runs_length, count, items);
   });
-  c = host_copy_of(count, 1)[0];
+  c = to_host(count, 1)[0];
   std::vector<int> want_lengths;
   for (int u : want) want_lengths.push_back(static_cast<int>(std::count(sorted.begin(), sorted.end(), u)));
-  EXPECT(c == static_cast<int>(want.size()) && host_copy_of(runs_unique, c) == want && host_copy_of(runs_length, c) == want_lengths,
+  EXPECT(c == static_cast<int>(want.size()) && to_host(runs_unique, c) == want && to_host(runs_length, c) == want_lengths,
          "n=%zu: DeviceRunLengthEncode::Encode", n);
 
   // Histograms: 8 even bins over [-20, 20) (20 itself counts in none), and uneven levels.
@@ -287,9 +287,9 @@ void check_select_histogram_segments(std::size_t n) {
   for (int x : h) {
     if (x >= -20 && x < 20) ++want_hist[(x + 20) * 8 / 40];
   }
-  EXPECT(host_copy_of(hist, 8) == want_hist, "n=%zu: DeviceHistogram::HistogramEven", n);
+  EXPECT(to_host(hist, 8) == want_hist, "n=%zu: DeviceHistogram::HistogramEven", n);
   const std::vector<int> levels = {-15, -3, 0, 1, 12};
-  int* dlevels = device_copy_of(levels);
+  int* dlevels = to_device(levels);
   run([&](void* t, std::size_t& b) { return cub::DeviceHistogram::HistogramRange(t, b, in, hist, 5, dlevels, items); });
   std::fill(want_hist.begin(), want_hist.end(), 0);
   for (int x : h) {
@@ -297,7 +297,7 @@ void check_select_histogram_segments(std::size_t n) {
       if (x >= levels[k] && x < levels[k + 1]) ++want_hist[k];
     }
   }
-  EXPECT(host_copy_of(hist, 4) == std::vector<int>(want_hist.begin(), want_hist.begin() + 4),
+  EXPECT(to_host(hist, 4) == std::vector<int>(want_hist.begin(), want_hist.begin() + 4),
          "n=%zu: DeviceHistogram::HistogramRange", n);
 
   // Segments of random lengths, some empty.
@@ -309,14 +309,14 @@ void check_select_histogram_segments(std::size_t n) {
     ends.push_back(static_cast<int>(at));
   }
   const int segments = static_cast<int>(begins.size());
-  int *db = device_copy_of(begins), *de = device_copy_of(ends), *seg = poisoned_device<int>(segments);
+  int *db = to_device(begins), *de = to_device(ends), *seg = poisoned_device<int>(segments);
   auto* segarg = poisoned_device<cub::KeyValuePair<int, int>>(segments);
   run([&](void* t, std::size_t& b) { return cub::DeviceSegmentedReduce::Sum(t, b, in, seg, segments, db, de); });
-  const auto hs = host_copy_of(seg, segments);
+  const auto hs = to_host(seg, segments);
   run([&](void* t, std::size_t& b) { return cub::DeviceSegmentedReduce::Min(t, b, in, seg, segments, db, de); });
-  const auto hm = host_copy_of(seg, segments);
+  const auto hm = to_host(seg, segments);
   run([&](void* t, std::size_t& b) { return cub::DeviceSegmentedReduce::ArgMax(t, b, in, segarg, segments, db, de); });
-  const auto ha = host_copy_of(segarg, segments);
+  const auto ha = to_host(segarg, segments);
   bool sums = true, mins = true, args = true;
   for (int s = 0; s < segments; ++s) {
     const auto first = h.begin() + begins[s], last = h.begin() + ends[s];

@@ -81,18 +81,6 @@ template <class T> std::vector<T> random_matrix(int rows, int cols, int ld) {
   return m;
 }
 
-template <class T> T* to_device(const std::vector<T>& h) {
-  T* d = nullptr;
-  CHECK(cudaMalloc(&d, h.size() * sizeof(T) + 1));
-  CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
-}
-template <class T> std::vector<T> to_host(const T* d, std::size_t n) {
-  std::vector<T> h(n);
-  CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
-
 // ||got - want||_F / ||want||_F over the rows x cols inside of two column-major matrices.
 template <class T, class R>
 double relative_error(const std::vector<T>& got, int ldg, const std::vector<R>& want, int ldw, int rows, int cols) {

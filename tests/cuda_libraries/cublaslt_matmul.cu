@@ -28,20 +28,6 @@ void expect(bool ok, const char* what) {
   }
 }
 
-template <class T>
-T* to_device(const std::vector<T>& h) {
-  T* d = nullptr;
-  CHECK(cudaMalloc(&d, h.size() * sizeof(T)));
-  CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
-}
-template <class T>
-std::vector<T> to_host(const T* d, std::size_t n) {
-  std::vector<T> h(n);
-  CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
-}
-
 // Element (i, j) of a stored rows x cols matrix of layout `row_major` with leading dimension ld.
 double at(const std::vector<float>& m, bool row_major, int ld, int i, int j) {
   return row_major ? m[static_cast<std::size_t>(i) * ld + j] : m[static_cast<std::size_t>(j) * ld + i];

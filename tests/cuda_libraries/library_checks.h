@@ -1,4 +1,4 @@
-// The checks the CUDA-library test programs share: CUDA's (cuda_check.h), a library call's status, and
+// The checks the CUDA-library test programs share: CUDA's (cuda_check.h, with device_buffers.h), a library call's status, and
 // a count of failed expectations that main turns into PASSED or FAILED. Plain CUDA, for nvcc and
 // gpulab-simcc alike.
 #pragma once
@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "../cuda_programs/cuda_check.h"
+#include "../cuda_programs/device_buffers.h"
 
 // `call` must return `success`; otherwise the program stops, printing the status (as `describe` names it).
 #define CHECK_STATUS(call, success, describe)                                                         \
@@ -38,25 +38,11 @@ inline int failures = 0;
     }                                     \
   } while (0)
 
-// Device buffers for the checks: a copy of host data, one poisoned with the byte 0xA5 (a result left
-// unwritten shows), and the way back.
-template <class T>
-T* device_copy_of(const std::vector<T>& h) {
-  T* d = nullptr;
-  CHECK(cudaMalloc(&d, (h.empty() ? 1 : h.size()) * sizeof(T)));
-  CHECK(cudaMemcpy(d, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return d;
-}
+// A device buffer poisoned with the byte 0xA5, so a result left unwritten shows.
 template <class T>
 T* poisoned_device(std::size_t n) {
   T* d = nullptr;
   CHECK(cudaMalloc(&d, (n == 0 ? 1 : n) * sizeof(T)));
   CHECK(cudaMemset(d, 0xA5, (n == 0 ? 1 : n) * sizeof(T)));
   return d;
-}
-template <class T>
-std::vector<T> host_copy_of(const T* d, std::size_t n) {
-  std::vector<T> h(n);
-  CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
 }

@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_check.h"
+#include "device_buffers.h"
 
 namespace cg = cooperative_groups;
 
@@ -103,13 +104,6 @@ T* device_poisoned(size_t count) {
   CHECK(cudaMalloc(&p, count * sizeof(T)));
   CHECK(cudaMemset(p, 0xff, count * sizeof(T)));
   return p;
-}
-
-template <class T>
-std::vector<T> to_host(const T* d, size_t count) {
-  std::vector<T> h(count);
-  CHECK(cudaMemcpy(h.data(), d, count * sizeof(T), cudaMemcpyDeviceToHost));
-  return h;
 }
 
 static int failures = 0;

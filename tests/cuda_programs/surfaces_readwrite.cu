@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_check.h"
+#include "device_buffers.h"
 #include "texture_reference_model.h"
 
 namespace {
@@ -20,13 +21,6 @@ template <class T>
 void expect_equal(const T& got, const T& want, const char* what, int index) {
   if (std::memcmp(&got, &want, sizeof(T)) == 0) return;
   if (++failures <= 12) std::printf("  %s: element %d differs\n", what, index);
-}
-
-template <class T>
-std::vector<T> to_host(const T* device, std::size_t n) {
-  std::vector<T> host(n);
-  CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return host;
 }
 
 cudaResourceDesc array_resource(cudaArray_t a) {

@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_check.h"
+#include "device_buffers.h"
 #include "texture_reference_model.h"
 
 // cudaMemcpyToArray is deprecated in CUDA, and still used: this program checks it works.
@@ -23,21 +24,6 @@ int failures = 0;
 void expect(bool ok, const char* what, int index, double got, double want) {
   if (ok) return;
   if (++failures <= 12) std::printf("  %s: sample %d: got %.9g, expected %.9g\n", what, index, got, want);
-}
-
-template <class T>
-T* to_device(const std::vector<T>& host) {
-  T* p = nullptr;
-  CHECK(cudaMalloc(&p, host.size() * sizeof(T)));
-  CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return p;
-}
-
-template <class T>
-std::vector<T> to_host(const T* device, std::size_t n) {
-  std::vector<T> host(n);
-  CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return host;
 }
 
 cudaTextureObject_t make_texture(const cudaResourceDesc& res, cudaTextureAddressMode mode, bool normalized,

@@ -13,6 +13,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda_check.h"
+#include "device_buffers.h"
 #include "texture_reference_model.h"
 
 namespace {
@@ -41,21 +42,6 @@ struct WeightCheck {
     }
   }
 };
-
-template <class T>
-T* to_device(const std::vector<T>& host) {
-  T* p = nullptr;
-  CHECK(cudaMalloc(&p, host.size() * sizeof(T)));
-  CHECK(cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-  return p;
-}
-
-template <class T>
-std::vector<T> to_host(const T* device, std::size_t n) {
-  std::vector<T> host(n);
-  CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return host;
-}
 
 cudaResourceDesc array_resource(cudaArray_t a) {
   cudaResourceDesc r;

@@ -30,22 +30,14 @@
 
 namespace {
 
-using corpus::deviceZeros;
-using corpus::download;
+using corpus::device_fence;
 using corpus::expect;
-using corpus::fetch;
-
-enum Fence { no_fence = 0, block_fence = 1, device_fence = 2 };
-
-// Not inlined: a read and a write of one address with no call between them are seen by the checks as
-// the read alone (g++'s instrumentation checks an address once per basic block; docs/simulator.md).
-__device__ __noinline__ void fence(Fence f) {
-  if (f == device_fence) {
-    __threadfence();
-  } else if (f == block_fence) {
-    __threadfence_block();
-  }
-}
+using corpus::Fence;
+using corpus::fence;
+using corpus::no_fence;
+using corpus::block_fence;
+using corpus::gridBarrier;
+using corpus::readNeighbours;
 
 // Thread `writer` publishes data[0] through flag[0]; thread `reader` waits for the flag and reads it.
 // With blockScopeFlag, the flag's atomics are of block scope.
@@ -179,17 +171,6 @@ __device__ float casAdd(float* address, float v) {
 
 __global__ void casFloatAdd(float* sum) { casAdd(sum, 0.5f); }
 
-__global__ void gridBarrier(unsigned* arrived, int* data, int* out, Fence f) {
-  if (threadIdx.x != 0) return;
-  data[blockIdx.x] = static_cast<int>(blockIdx.x) * 3;
-  fence(f);
-  atomicAdd(arrived, 1u);
-  while (atomicAdd(arrived, 0u) < gridDim.x) {
-  }
-  fence(f);
-  out[blockIdx.x] = data[(blockIdx.x + 1) % gridDim.x];
-}
-
 __device__ unsigned retirementCount;
 
 bool synchronized() {
@@ -200,31 +181,31 @@ bool synchronized() {
 
 // Message passing from thread `writer` to thread `reader` (global indices) of a grid of `blocks` x `threads`.
 bool passMessage(int blocks, int threads, int writer, int reader, Fence w, Fence r, bool blockScopeFlag) {
-  int* data = deviceZeros<int>(1);
-  int* flag = deviceZeros<int>(1);
-  int* out = deviceZeros<int>(1);
+  int* data = device_zeros<int>(1);
+  int* flag = device_zeros<int>(1);
+  int* out = device_zeros<int>(1);
   messagePassing<<<blocks, threads>>>(data, flag, out, w, r, writer, reader, blockScopeFlag);
   return synchronized() && expect(fetch(out) == 42, "the reader did not see the message");
 }
 
 template <cuda::thread_scope Scope>
 bool passByAtomicRef(bool ordered) {
-  int* data = deviceZeros<int>(1);
-  int* flag = deviceZeros<int>(1);
-  int* out = deviceZeros<int>(1);
+  int* data = device_zeros<int>(1);
+  int* flag = device_zeros<int>(1);
+  int* out = device_zeros<int>(1);
   atomicRefPassing<Scope><<<2, 32>>>(data, flag, out, ordered);
   return synchronized() && expect(fetch(out) == 42, "the reader did not see the message");
 }
 
 bool lock(Fence f, bool blockScope) {
-  int* l = deviceZeros<int>(1);
-  int* total = deviceZeros<int>(1);
+  int* l = device_zeros<int>(1);
+  int* total = device_zeros<int>(1);
   spinLock<<<8, 4>>>(l, total, f, blockScope);
   return synchronized() && expect(fetch(total) == 32, "the lock let two threads in at once");
 }
 
 bool count(int blocks, int plainBlock, bool blockScope) {
-  int* c = deviceZeros<int>(1);
+  int* c = device_zeros<int>(1);
   counter<<<blocks, 32>>>(c, plainBlock, blockScope);
   return synchronized() && expect(plainBlock >= 0 || fetch(c) == blocks * 32, "the counter lost adds");
 }
@@ -237,12 +218,12 @@ bool reduceByLastBlock(Fence f, bool deviceVariable) {
     in[i] = static_cast<float>((i * 29) % 97) * 0.5f;
     want += in[i];
   }
-  float* d_in = deviceZeros<float>(n);
+  float* d_in = device_zeros<float>(n);
   CHECK(cudaMemcpy(d_in, in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
-  float* partial = deviceZeros<float>(blocks);
-  unsigned* c = deviceZeros<unsigned>(1);
+  float* partial = device_zeros<float>(blocks);
+  unsigned* c = device_zeros<unsigned>(1);
   if (deviceVariable) CHECK(cudaGetSymbolAddress(reinterpret_cast<void**>(&c), retirementCount));
-  float* sum = deviceZeros<float>(1);
+  float* sum = device_zeros<float>(1);
   lastBlock<<<blocks, threads>>>(d_in, partial, c, sum, n, f);
   if (!synchronized()) return false;
   const double got = fetch(sum);
@@ -251,9 +232,9 @@ bool reduceByLastBlock(Fence f, bool deviceVariable) {
 
 bool chain(Fence f, bool byTicket) {
   const int blocks = 100;
-  int* flags = deviceZeros<int>(blocks);
-  int* value = deviceZeros<int>(blocks);
-  int* ticket = deviceZeros<int>(1);
+  int* flags = device_zeros<int>(blocks);
+  int* value = device_zeros<int>(blocks);
+  int* ticket = device_zeros<int>(1);
   lookback<<<blocks, 64>>>(flags, value, ticket, f, byTicket);
   return synchronized() && expect(fetch(value + blocks - 1) == blocks, "the chain's count is wrong");
 }
@@ -266,9 +247,9 @@ bool histogramMerge() {
     in[i] = static_cast<unsigned char>((i * 131 + 7) % 251);
     ++want[in[i] % 64];
   }
-  unsigned char* d_in = deviceZeros<unsigned char>(n);
+  unsigned char* d_in = device_zeros<unsigned char>(n);
   CHECK(cudaMemcpy(d_in, in.data(), n, cudaMemcpyHostToDevice));
-  unsigned* bins = deviceZeros<unsigned>(64);
+  unsigned* bins = device_zeros<unsigned>(64);
   histogram<<<8, 128>>>(d_in, n, bins);
   if (!synchronized()) return false;
   std::vector<unsigned> got(64);
@@ -277,24 +258,18 @@ bool histogramMerge() {
 }
 
 bool floatSum() {
-  float* sum = deviceZeros<float>(1);
+  float* sum = device_zeros<float>(1);
   casFloatAdd<<<16, 64>>>(sum);
   return synchronized() && expect(fetch(sum) == 512.0f, "the CAS loop lost adds");
 }
 
 bool barrierByHand(Fence f) {
   const int blocks = 8;
-  unsigned* arrived = deviceZeros<unsigned>(1);
-  int* data = deviceZeros<int>(blocks);
-  int* out = deviceZeros<int>(blocks);
+  unsigned* arrived = device_zeros<unsigned>(1);
+  int* data = device_zeros<int>(blocks);
+  int* out = device_zeros<int>(blocks);
   gridBarrier<<<blocks, 32>>>(arrived, data, out, f);
-  if (!synchronized()) return false;
-  std::vector<int> h(blocks);
-  CHECK(cudaMemcpy(h.data(), out, blocks * sizeof(int), cudaMemcpyDeviceToHost));
-  for (int b = 0; b < blocks; ++b) {
-    if (h[b] != ((b + 1) % blocks) * 3) return expect(false, "a block read its neighbour's value before the barrier");
-  }
-  return true;
+  return synchronized() && readNeighbours(out, blocks);
 }
 
 bool run(const char* name) {

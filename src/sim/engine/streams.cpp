@@ -59,10 +59,7 @@ void SimStream::synchronize() {
   }
 }
 
-bool SimStream::query() {
-  std::lock_guard lock(mutex_);
-  return queue_.empty() && !busy_;
-}
+bool SimStream::query() { return work() == 0; }
 
 std::size_t SimStream::work() {
   std::lock_guard lock(mutex_);

@@ -271,13 +271,9 @@ class atomic : public gpulab::sim::detail::atomic_operations<atomic<T, Scope>, T
 
 // Fences at a scope: the host's fence is at least as strong as any scope's.
 inline void atomic_thread_fence(memory_order order, thread_scope scope = thread_scope_system) noexcept {
-  using gpulab::sim::detail::AtomicScope;
   if (order == memory_order_relaxed) return;
   __atomic_thread_fence(gpulab::sim::detail::host_order(gpulab::sim::detail::order_of(order)));
-  gpulab::sim::detail::note_fence(scope == thread_scope_system   ? AtomicScope::system
-                                  : scope == thread_scope_device ? AtomicScope::device
-                                  : scope == thread_scope_block  ? AtomicScope::block
-                                                                 : AtomicScope::thread);
+  gpulab::sim::detail::note_fence(gpulab::sim::detail::scope_of(scope));
 }
 inline void atomic_signal_fence(memory_order order) noexcept {
   if (order != memory_order_relaxed) __atomic_signal_fence(gpulab::sim::detail::host_order(gpulab::sim::detail::order_of(order)));

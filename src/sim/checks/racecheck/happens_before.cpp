@@ -133,7 +133,7 @@ BlockClocks::ThreadClock& BlockClocks::settle(const Context& c) {
     // A barrier since: what each thread acquired before it is known to all after it, and what each read
     // from atomics is acquired there (see the header).
     const bool any = c.clocks.released_in(c.launch);
-    std::vector<unsigned> still;
+    std::size_t kept = 0;  // dirty_ compacted in place: those that released stay marked
     for (unsigned i : dirty_) {
       ThreadClock& t = threads_[i];
       if (any) {
@@ -145,9 +145,9 @@ BlockClocks::ThreadClock& BlockClocks::settle(const Context& c) {
       t.pending.clear();
       t.observed.clear();
       t.dirty = t.has_released;
-      if (t.dirty) still.push_back(i);
+      if (t.dirty) dirty_[kept++] = i;
     }
-    dirty_.swap(still);
+    dirty_.resize(kept);
     fold_epoch_ = c.epoch;
   }
   ThreadClock& t = threads_[c.thread];

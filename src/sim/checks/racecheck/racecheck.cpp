@@ -2,6 +2,8 @@
 // test did not pass, the shadows' lifetimes, and the reports.
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <string_view>
 
 #include <gpulab/sim/detail/checks/racecheck.hpp>
 
@@ -22,35 +24,50 @@ constexpr std::size_t large_free = std::size_t{1} << 20;
 
 std::mutex global_races_mutex;  // making a device's global shadow
 
+// The hazard a later access makes with an earlier one, by which of them wrote.
+const char* hazard_name(bool write, bool other_wrote) {
+  return write ? (other_wrote ? "write-after-write" : "write-after-read") : "read-after-write";
+}
+
 [[noreturn]] void report_race(BlockRun& run, RaceShadow& shadow, const void* p, bool write, int other,
                               bool other_wrote) {
   const SharedLocation at = shadow.locate(p, 1);
   const Text where = at.dynamic ? Text("dynamic shared memory at offset {}", at.offset)
                                 : Text("static __shared__ memory at {:#x}", reinterpret_cast<std::uintptr_t>(p));
-  const char* hazard = write ? (other_wrote ? "write-after-write" : "write-after-read") : "read-after-write";
   fail(run, Text("racecheck: {} hazard on {}: {} {} it and {} {} it with no barrier between them (__syncthreads, "
                  "or __syncwarp within a warp)",
-                 hazard, where.view(), thread_text(run, static_cast<unsigned>(other)).view(),
-                 other_wrote ? "wrote" : "read", thread_text(run, run.current()).view(), verb(write)));
+                 hazard_name(write, other_wrote), where.view(), thread_text(run, static_cast<unsigned>(other)).view(),
+                 verb(other_wrote), thread_text(run, run.current()).view(), verb(write)));
 }
 
 // The running thread's view of fences and atomics (happens_before.hpp), brought up to date.
 class ThreadClocks final : public OrderedByClocks {
  public:
   ThreadClocks(BlockRun& run, GlobalRaceShadow& shadow, RaceShadow& local)
-      : clocks_(local.block_clocks()),
+      : shadow_(shadow),
+        clocks_(local.block_clocks()),
         context_{shadow.sync_clocks(), run.job->state<Racecheck>().race_launch, run.block_linear & GlobalAccess::block_bits,
                  run.current(), host_thread.barrier_epoch, host_thread.warp_epochs[run.current() / 32]} {
     clocks_.settle_for(context_);
   }
   bool covers(GlobalAccess earlier) const override { return clocks_.covers(context_.thread, earlier); }
-  BlockClocks& clocks() noexcept { return clocks_; }
-  const BlockClocks::Context& context() const noexcept { return context_; }
+  GlobalRaceShadow& shadow() const noexcept { return shadow_; }
+  void fence(AtomicScope scope) { clocks_.fence(context_, scope); }
+  void atomic(const AtomicAccess& a) { clocks_.atomic(context_, a.address, a.kind, a.scope, a.order); }
 
  private:
+  GlobalRaceShadow& shadow_;
   BlockClocks& clocks_;
   BlockClocks::Context context_;
 };
+
+// The running thread's clocks, when racecheck keeps global shadow for the launch's device.
+std::optional<ThreadClocks> thread_clocks(BlockRun& run) {
+  GlobalRaceShadow* shadow = run.job->device->state<Racecheck>().global_races;
+  RaceShadow* local = client_state<Racecheck>(host_thread).shared_shadow;
+  if (shadow == nullptr || local == nullptr) return std::nullopt;
+  return std::optional<ThreadClocks>(std::in_place, run, *shadow, *local);
+}
 
 const char* scope_name(AtomicScope s) {
   switch (s) {
@@ -62,12 +79,12 @@ const char* scope_name(AtomicScope s) {
   }
 }
 
-// "thread (0, 0, 0) of block (1, 0, 0) wrote it" with what the access was.
-Text access_text(const LaunchJob& job, GlobalAccess a, bool wrote) {
-  const Text who = thread_text(job, a.thread(), a.block());
-  if (!a.atomic()) return Text("{} {} it", who.view(), wrote ? "wrote" : "read");
-  return Text("{} made an atomic {}{} on it", who.view(), wrote ? "read-modify-write or store" : "load",
-              a.narrow() ? " of block scope" : "");
+// What an access of `who` was: "thread (0, 0, 0) of block (1, 0, 0) wrote it", or the atomic it made,
+// of `scope` where that is known ("" where not).
+Text access_text(const Text& who, bool atomic, bool write, std::string_view scope) {
+  if (!atomic) return Text("{} {} it", who.view(), verb(write));
+  return Text("{} made an atomic {}{}{}{} on it", who.view(), write ? "read-modify-write or store" : "load",
+              scope.empty() ? "" : " of ", scope, scope.empty() ? "" : " scope");
 }
 
 // What would have ordered two accesses that race.
@@ -85,31 +102,28 @@ const char* missing_order(GlobalAccess earlier, GlobalAccess later) {
 
 // Device memory: conflicting accesses within the launch, across blocks too.
 void global_racecheck(BlockRun& run, const Access& access, const AtomicAccess* atomic) {
+  std::optional<ThreadClocks> clocks = thread_clocks(run);
+  if (!clocks) return;
   LaunchJob& job = *run.job;
-  GlobalRaceShadow* shadow = job.device->state<Racecheck>().global_races;
-  RaceShadow* local = client_state<Racecheck>(host_thread).shared_shadow;
-  if (shadow == nullptr || local == nullptr) return;
   const unsigned me = run.current();
   const bool narrow = atomic != nullptr && atomic->scope <= AtomicScope::block;
   const GlobalAccess who(run.block_linear, me, host_thread.barrier_epoch, host_thread.warp_epochs[me / 32],
                          atomic != nullptr, narrow);
-  ThreadClocks clocks(run, *shadow, *local);
-  const auto race =
-      shadow->access(access.pointer(), access.bytes, access.write, job.state<Racecheck>().race_launch, who, &clocks);
-  if (atomic != nullptr) {
-    clocks.clocks().atomic(clocks.context(), access.address, atomic->kind, atomic->scope, atomic->order);
-  }
+  const auto race = clocks->shadow().access(access.pointer(), access.bytes, access.write,
+                                            job.state<Racecheck>().race_launch, who, &*clocks);
+  if (atomic != nullptr) clocks->atomic(*atomic);
   if (!race) return;
   const auto a = access.address + race->byte;
   const auto b = job.device->memory().buffer_of(reinterpret_cast<const void*>(a));
   const Text buffer = b ? describe_buffer(job, *b) : Text("device memory");
-  const char* hazard = access.write ? (race->other_wrote ? "write-after-write" : "write-after-read") : "read-after-write";
-  const Text mine = atomic == nullptr ? Text("{} {} it", thread_text(run, me).view(), verb(access.write))
-                                      : Text("{} made an atomic {} of {} scope on it", thread_text(run, me).view(),
-                                             access.write ? "read-modify-write or store" : "load", scope_name(atomic->scope));
+  const GlobalAccess other = race->other;
+  const Text theirs = access_text(thread_text(job, other.thread(), other.block()), other.atomic(), race->other_wrote,
+                                  other.narrow() ? "block" : "");
+  const Text mine = access_text(thread_text(run, me), atomic != nullptr, access.write,
+                                atomic != nullptr ? scope_name(atomic->scope) : "");
   fail(run, Text("racecheck: {} hazard on global memory, offset {} of {}: {} and {} with nothing ordering them ({})",
-                 hazard, b ? a - b->begin : 0, buffer.view(), access_text(job, race->other, race->other_wrote).view(),
-                 mine.view(), missing_order(race->other, who)));
+                 hazard_name(access.write, race->other_wrote), b ? a - b->begin : 0, buffer.view(), theirs.view(),
+                 mine.view(), missing_order(other, who)));
 }
 
 // Shared memory: conflicting accesses of one block's threads between barriers.
@@ -153,25 +167,17 @@ void Racecheck::check_access(BlockRun& run, const Access& a) {
 }
 
 void Racecheck::check_atomic(BlockRun& run, const AtomicAccess& a) {
-  if (a.address - host_thread.device_base < host_thread.device_bytes) {
+  if (in_device_memory(a.pointer())) {
     global_racecheck(run, a, &a);
     return;
   }
   // Elsewhere (a __device__ variable, which lives in the program's image; shared memory) the atomic is
   // not recorded in cells, but what it releases and acquires still orders device memory.
-  GlobalRaceShadow* shadow = run.job->device->state<Racecheck>().global_races;
-  RaceShadow* local = client_state<Racecheck>(host_thread).shared_shadow;
-  if (shadow == nullptr || local == nullptr) return;
-  ThreadClocks clocks(run, *shadow, *local);
-  clocks.clocks().atomic(clocks.context(), a.address, a.kind, a.scope, a.order);
+  if (auto clocks = thread_clocks(run)) clocks->atomic(a);
 }
 
 void Racecheck::check_fence(BlockRun& run, AtomicScope scope) {
-  GlobalRaceShadow* shadow = run.job->device->state<Racecheck>().global_races;
-  RaceShadow* local = client_state<Racecheck>(host_thread).shared_shadow;
-  if (shadow == nullptr || local == nullptr) return;
-  ThreadClocks clocks(run, *shadow, *local);
-  clocks.clocks().fence(clocks.context(), scope);
+  if (auto clocks = thread_clocks(run)) clocks->fence(scope);
 }
 
 void Racecheck::on_launch_queued(SimDevice& device, LaunchJob& job) {
