@@ -13,13 +13,14 @@
 
 option(GPULAB_SIM_CHECKED_KERNELS "Also compile simulator kernels instrumented for memcheck/racecheck" ON)
 
-# The instrumentation: the compiler calls __asan_load*/__asan_store* hooks (KASan's out-of-line mode) on
-# every memory access, and the simulator's checker implements them.
-set(GPULAB_SIM_CHECKED_FLAGS
-    -fno-sanitize=address -fsanitize=kernel-address
-    --param=asan-instrumentation-with-call-threshold=0 --param=asan-stack=0 --param=asan-globals=0
+# The instrumentation: the compiler calls a hook before every memory access, telling volatile accesses
+# apart (g++'s thread-sanitizer instrumentation, with no function entry or exit hooks and no sanitizer
+# runtime linked); the simulator's checker implements the hooks (instrumentation/tsan_hooks.hpp).
+set(GPULAB_SIM_INSTRUMENT_FLAGS
+    -fno-sanitize=address -fsanitize=thread --param=tsan-distinguish-volatile=1
+    --param=tsan-instrument-func-entry-exit=0 -Wno-tsan
     CACHE STRING "Host compiler flags for the simulator's instrumented kernels")
-mark_as_advanced(GPULAB_SIM_CHECKED_FLAGS)
+mark_as_advanced(GPULAB_SIM_INSTRUMENT_FLAGS)
 
 # Every simulator compilation. `__shared__` is `thread_local`, and in position-independent code each
 # access's address came from a call to __tls_get_addr, which g++ repeats after every __syncthreads (a
@@ -68,7 +69,7 @@ function(gpulab_add_kernels target)
         list(APPEND defs GPULAB_SIM_CHECKED=1)
         # The instrumented compilation registers no operations (GPULAB_REGISTERING_COMPILATION is 0), so
         # helpers that only registrations use are legitimately unused in it.
-        list(APPEND opts ${GPULAB_SIM_CHECKED_FLAGS} -Wno-unused-function)
+        list(APPEND opts ${GPULAB_SIM_INSTRUMENT_FLAGS} -Wno-unused-function)
       endif()
       # TARGET_DIRECTORY: source properties are per directory, and the target may have been created in
       # another one (libgpulab's kernels are added from src/kernels/<op>/).

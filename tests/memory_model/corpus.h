@@ -18,9 +18,7 @@ inline bool expect(bool ok, const char* what) {
 
 enum Fence { no_fence = 0, block_fence = 1, device_fence = 2 };
 
-// Not inlined: a read and a write of one address with no call between them are seen by the checks as
-// the read alone (g++'s instrumentation checks an address once per basic block; docs/simulator.md).
-__device__ __noinline__ void fence(Fence f) {
+__device__ void fence(Fence f) {
   if (f == device_fence) {
     __threadfence();
   } else if (f == block_fence) {

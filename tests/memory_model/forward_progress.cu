@@ -10,6 +10,8 @@
 //   reverse_chain         block i waits for block i + 1, over as many blocks as can be resident
 //   atomic_wait           cuda::atomic_ref::wait in block 0 for a store by block 1
 //   nanosleep_poll        a warp polls a volatile flag with __nanosleep, another warp of its block sets it
+//   volatile_spin         the same with no __nanosleep (the checked build only: see CMakeLists.txt)
+//   volatile_shared_spin  the same with the flag in shared memory (checked only)
 //   deadlock              block 0 waits for a flag nothing sets (a deadlock to report)
 //   reverse_chain_too_big the reverse chain over more blocks than can be resident (a deadlock on a GPU too)
 #include <cstdio>
@@ -109,15 +111,33 @@ __global__ void atomicWait(int* flag, int* out) {
   }
 }
 
-__global__ void nanosleepPoll(volatile int* flag, int* out) {
+// Thread 0 polls a volatile flag (sleeping between polls with `sleep`) that thread 32, of the block's
+// other warp, sets.
+__global__ void volatilePoll(volatile int* flag, int* out, bool sleep) {
   if (threadIdx.x == 0) {
-    while (*flag == 0) __nanosleep(100);
+    while (*flag == 0) {
+      if (sleep) __nanosleep(100);
+    }
     __threadfence_block();
     out[0] = out[1] + 1;
   } else if (threadIdx.x == 32) {
     out[1] = 6;
     __threadfence_block();
     *flag = 1;
+  }
+}
+
+// The same with the flag in shared memory.
+__global__ void volatileSharedPoll(int* out) {
+  __shared__ volatile int flag;
+  if (threadIdx.x == 0) flag = 0;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    while (flag == 0) {
+    }
+    out[0] = 9;
+  } else if (threadIdx.x == 32) {
+    flag = 1;
   }
 }
 
@@ -196,12 +216,18 @@ bool run(const char* name) {
     CHECK(cudaDeviceSynchronize());
     return expect(fetch(out) == 42, "the waiter read before the store");
   }
-  if (is("nanosleep_poll")) {
+  if (is("nanosleep_poll") || is("volatile_spin")) {
     int* flag = device_zeros<int>(1);
     int* out = device_zeros<int>(2);
-    nanosleepPoll<<<1, 64>>>(flag, out);
+    volatilePoll<<<1, 64>>>(flag, out, is("nanosleep_poll"));
     CHECK(cudaDeviceSynchronize());
     return expect(fetch(out) == 7, "the poller read before the flag");
+  }
+  if (is("volatile_shared_spin")) {
+    int* out = device_zeros<int>(1);
+    volatileSharedPoll<<<1, 64>>>(out);
+    CHECK(cudaDeviceSynchronize());
+    return expect(fetch(out) == 9, "the poller did not see the flag");
   }
   if (is("deadlock")) {
     int* flag = device_zeros<int>(1);

@@ -8,6 +8,9 @@
 //   mp_fences / mp_no_writer_fence / mp_no_reader_fence / mp_block_fences      message passing by a flag
 //   mp_block_scope_flag                       the flag an atomic of block scope
 //   mp_release_acquire / mp_relaxed / mp_block_scope_release                   cuda::atomic_ref orders
+//   mp_volatile_fences / mp_volatile_no_fence  the flag volatile, as older CUDA code has it
+//   volatile_against_plain                    a volatile read against a plain write, unordered
+//   plain_increments                          *p = *p + 1 by two blocks (the write is seen, not only the read)
 //   warp_mp_fences / warp_mp_no_fence         the same between warps of one block
 //   lane_mp_fences / lane_mp_no_fence         and between lanes of one warp
 // Locks, atomics and the patterns built on them:
@@ -58,6 +61,38 @@ __global__ void messagePassing(int* data, int* flag, int* out, Fence writerFence
     fence(readerFence);
     out[0] = data[0];
   }
+}
+
+// The hand-off as older CUDA code writes it, through a volatile flag (PTX's volatile accesses are relaxed
+// ones at system scope): block 0's thread 0 publishes, block 1's waits. Block 0 starts first, so it
+// completes in a build the simulator cannot see volatile accesses in.
+__global__ void volatilePassing(int* data, volatile int* flag, int* out, Fence f) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) {
+    data[0] = 42;
+    fence(f);
+    *flag = 1;
+  } else {
+    while (*flag == 0) {
+    }
+    fence(f);
+    out[0] = data[0];
+  }
+}
+
+// Block 0 writes plainly what block 1 reads through a volatile pointer, with nothing between them.
+__global__ void volatileAgainstPlain(int* data, int* out) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) {
+    data[0] = 7;
+  } else {
+    out[0] = *static_cast<volatile int*>(data);
+  }
+}
+
+// Thread 0 of every block adds 1 to one word plainly, with nothing between them.
+__global__ void plainIncrement(int* p) {
+  if (threadIdx.x == 0) *p = *p + 1;
 }
 
 // The same hand-off through cuda::atomic_ref's orders.
@@ -188,6 +223,31 @@ bool passMessage(int blocks, int threads, int writer, int reader, Fence w, Fence
   return synchronized() && expect(fetch(out) == 42, "the reader did not see the message");
 }
 
+bool passByVolatile(Fence f) {
+  int* data = device_zeros<int>(1);
+  int* flag = device_zeros<int>(1);
+  int* out = device_zeros<int>(1);
+  volatilePassing<<<2, 32>>>(data, flag, out, f);
+  return synchronized() && expect(fetch(out) == 42, "the reader did not see the message");
+}
+
+bool incrementPlainly() {
+  int* p = device_zeros<int>(1);
+  plainIncrement<<<2, 32>>>(p);
+  if (!synchronized()) return false;
+  const int got = fetch(p);
+  return expect(got == 1 || got == 2, "the increments made neither 1 nor 2");
+}
+
+bool readVolatileAgainstPlain() {
+  int* data = device_zeros<int>(1);
+  int* out = device_zeros<int>(1);
+  volatileAgainstPlain<<<2, 32>>>(data, out);
+  if (!synchronized()) return false;
+  const int got = fetch(out);
+  return expect(got == 0 || got == 7, "the volatile read saw neither value");
+}
+
 template <cuda::thread_scope Scope>
 bool passByAtomicRef(bool ordered) {
   int* data = device_zeros<int>(1);
@@ -280,6 +340,10 @@ bool run(const char* name) {
   if (is("mp_no_reader_fence")) return passMessage(2, 32, 0, 32, device_fence, no_fence, false);
   if (is("mp_block_fences")) return passMessage(2, 32, 0, 32, block_fence, block_fence, false);
   if (is("mp_block_scope_flag")) return passMessage(2, 32, 0, 32, device_fence, device_fence, true);
+  if (is("mp_volatile_fences")) return passByVolatile(device_fence);
+  if (is("mp_volatile_no_fence")) return passByVolatile(no_fence);
+  if (is("volatile_against_plain")) return readVolatileAgainstPlain();
+  if (is("plain_increments")) return incrementPlainly();
   if (is("mp_release_acquire")) return passByAtomicRef<cuda::thread_scope_device>(true);
   if (is("mp_relaxed")) return passByAtomicRef<cuda::thread_scope_device>(false);
   if (is("mp_block_scope_release")) return passByAtomicRef<cuda::thread_scope_block>(true);

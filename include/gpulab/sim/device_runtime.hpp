@@ -26,7 +26,7 @@
 #include <gpulab/sim/detail/host_thread.hpp>
 #if defined(GPULAB_SIM_CHECKED)
 // The instrumented compilation's hooks, one weak copy per library or program.
-#include <gpulab/sim/detail/instrumentation/asan_hooks.hpp>
+#include <gpulab/sim/detail/instrumentation/tsan_hooks.hpp>
 #endif
 #pragma pop_macro("GPULAB_INSIDE_PUBLIC_HEADER")
 

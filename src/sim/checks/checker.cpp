@@ -2,7 +2,7 @@
 // whose inline tests did not all pass comes here, and every client the launch has on runs its full
 // check, in the registry's order; an atomic comes here always (atomics are not instrumented). Also the
 // words the checks' reports share.
-#include <dlfcn.h>
+#include <cstring>
 
 #include <gpulab/sim/detail/instrumentation/clients.hpp>
 #include <gpulab/sim/detail/engine_abi.hpp>
@@ -67,10 +67,25 @@ void check_fence(AtomicScope scope) {
   });
 }
 
-void forward_handle_no_return() noexcept {
-  using Hook = void (*)();
-  static const Hook asan = reinterpret_cast<Hook>(dlsym(RTLD_DEFAULT, "__asan_handle_no_return"));
-  if (asan != nullptr) asan();  // a hidden definition is never what dlsym finds
+void check_volatile_access(const void* address, std::size_t bytes, bool write) {
+  BlockRun* run = host_thread.block;
+  if (run == nullptr || run->aborting) return;
+  if (host_thread.clients != 0) {
+    if (in_device_memory(address)) {
+      check_atomic_access(address, bytes, write ? AtomicKind::store : AtomicKind::load, AtomicScope::system,
+                          AtomicOrder::relaxed);
+    } else {
+      check_access(address, bytes, write);
+    }
+  }
+  // After the checks, which end the thread on an access outside any buffer: reading the value is safe.
+  if (write) {
+    if (host_thread.block_polling) run->poll_progress();
+  } else if (bytes <= 8) {
+    std::uint64_t value = 0;
+    std::memcpy(&value, const_cast<const void*>(address), bytes);
+    run->observe_poll(address, value);
+  }
 }
 
 }  // namespace gpulab::sim::detail

@@ -47,10 +47,11 @@ void block_wait(const void* key, const char* what, const std::source_location& w
 // block (a barrier's phase): what the block's threads did before it is then ordered before what they do
 // after, for racecheck, as a __syncthreads orders it.
 void block_notify(const void* key, bool orders);
-// memcheck, racecheck, initcheck for one access by the running simulated thread (instrumentation/asan_hooks.hpp).
+// memcheck, racecheck, initcheck for one access by the running simulated thread (instrumentation/tsan_hooks.hpp).
 void check_access(const void* address, std::size_t bytes, bool write);
-// Calls libasan's __asan_handle_no_return when the process has one.
-void forward_handle_no_return() noexcept;
+// A volatile access, before it is made: to device memory, a relaxed atomic of system scope for the
+// checks (PTX's volatile), elsewhere a plain access; a volatile load is also a poll (polls.hpp).
+void check_volatile_access(const void* address, std::size_t bytes, bool write);
 // The kernel ends itself (__trap, a device-side call the simulator refuses): reports `what` for the
 // running simulated thread, at `where`, and ends the launch with a fault; never returns.
 [[noreturn]] void kernel_abort(const char* what, const std::source_location& where);

@@ -22,7 +22,7 @@
 #define GPULAB_SIM_TLS constinit thread_local __attribute__((tls_model("initial-exec")))
 
 // What the instrumentation hooks inline: always inlined, never instrumented themselves.
-#define GPULAB_SIM_HOOK_INLINE __attribute__((always_inline, no_sanitize_address)) inline
+#define GPULAB_SIM_HOOK_INLINE __attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline
 
 namespace gpulab::sim::detail {
 

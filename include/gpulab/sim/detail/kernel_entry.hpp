@@ -16,7 +16,7 @@
 // The entries read their arguments from the launch's copy (host memory): in the instrumented
 // compilation they must not be seen by memcheck, only the kernel they call.
 #if defined(GPULAB_SIM_CHECKED)
-#define GPULAB_SIM_ENTRY_UNCHECKED __attribute__((no_sanitize_address))
+#define GPULAB_SIM_ENTRY_UNCHECKED __attribute__((no_sanitize_address, no_sanitize_thread))
 #else
 #define GPULAB_SIM_ENTRY_UNCHECKED
 #endif

@@ -22,7 +22,7 @@
 // simulator's checks: they touch only the table and a copy of the state on the calling thread's stack
 // (the state itself is read and written by the instrumented caller).
 #if defined(__GNUC__)
-#define GPULAB_CURAND_UNINSTRUMENTED __attribute__((no_sanitize_address))
+#define GPULAB_CURAND_UNINSTRUMENTED __attribute__((no_sanitize_address, no_sanitize_thread))
 #else
 #define GPULAB_CURAND_UNINSTRUMENTED
 #endif

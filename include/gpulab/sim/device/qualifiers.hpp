@@ -22,7 +22,7 @@
 #if defined(GPULAB_SIM_CHECKED)
 // Functions that touch memory on the kernel's behalf but must not be seen by racecheck as plain
 // accesses (atomics are ordered by definition): not instrumented, checked explicitly instead.
-#define GPULAB_SIM_UNCHECKED __attribute__((no_sanitize_address))
+#define GPULAB_SIM_UNCHECKED __attribute__((no_sanitize_address, no_sanitize_thread))
 #else
 #define GPULAB_SIM_UNCHECKED
 #endif

@@ -113,7 +113,7 @@ GPULAB_SIM_HOOK_INLINE bool device_rest_passes_second(const HostThreadState& h, 
 // A device access whose first tests did not all pass: the second tests, then the checker. Out of the
 // hooks (one copy per instrumented library or program), so that their common path is nothing but
 // loads, compares and tail calls, and saves no registers.
-__attribute__((noinline, no_sanitize_address, visibility("hidden"))) inline void device_access_second(
+__attribute__((noinline, no_sanitize_address, no_sanitize_thread, visibility("hidden"))) inline void device_access_second(
     const void* p, std::size_t bytes, bool write, std::size_t from) {
   const HostThreadState& h = host_thread;
   const Access a{reinterpret_cast<std::uintptr_t>(p), bytes, write};

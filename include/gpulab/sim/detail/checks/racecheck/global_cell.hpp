@@ -19,7 +19,7 @@ namespace gpulab::sim::detail {
 // warp's synchronous calls (modulo 2^12). 0 is no access. What orders threads beyond these epochs
 // (fences, atomics with memory orders) is racecheck's happens-before (src/sim/checks/racecheck/).
 // Its functions are inlined and never instrumented: the hooks call them, in instrumented files.
-#define GPULAB_SIM_DETAIL_INLINE __attribute__((always_inline, no_sanitize_address))
+#define GPULAB_SIM_DETAIL_INLINE __attribute__((always_inline, no_sanitize_address, no_sanitize_thread))
 class GlobalAccess {
  public:
   constexpr GlobalAccess() = default;
@@ -92,7 +92,7 @@ struct alignas(32) GlobalRaceCell {
 // both belong to one other block: the read would widen them to span two blocks). Read without a lock,
 // from whole-word loads: a write racing with this test still meets the two recorded readers, so no race
 // goes unreported.
-__attribute__((always_inline, no_sanitize_address)) inline bool global_read_changes_nothing(const GlobalRaceCell& c,
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline bool global_read_changes_nothing(const GlobalRaceCell& c,
                                                                                              GlobalAccess me,
                                                                                              std::uint32_t launch) {
   if (__atomic_load_n(&c.launch, __ATOMIC_RELAXED) != launch) return false;
@@ -109,7 +109,7 @@ __attribute__((always_inline, no_sanitize_address)) inline bool global_read_chan
 // looked at only where this launch has reached them (the word's entry in the map is of this launch): a
 // first read would map in a page of cells that the locked path then writes, a second page fault, with
 // a TLB flush on every core.
-__attribute__((always_inline, no_sanitize_address)) inline bool words_read_unchanged(const std::uint64_t* settled,
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline bool words_read_unchanged(const std::uint64_t* settled,
                                                                                       const GlobalRaceCell* word_cells,
                                                                                       std::size_t offset,
                                                                                       std::size_t bytes,
@@ -133,10 +133,10 @@ __attribute__((always_inline, no_sanitize_address)) inline bool words_read_uncha
 // (barriers released, warp calls completed and blocks started) when it was made, so that an entry
 // lapses at the block's next ordering event. Only for device memory of at most 2^32 words.
 inline constexpr std::size_t block_read_slots = 8192;
-__attribute__((always_inline, no_sanitize_address)) inline std::size_t block_read_slot(std::uint64_t word) {
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline std::size_t block_read_slot(std::uint64_t word) {
   return static_cast<std::size_t>((word * 0x9e3779b97f4a7c15ull) >> 51);  // spreads a column walk's words
 }
-__attribute__((always_inline, no_sanitize_address)) inline std::uint64_t block_read_key(std::uint64_t word,
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline std::uint64_t block_read_key(std::uint64_t word,
                                                                                           std::uint32_t order_epoch) {
   return word << 32 | order_epoch;
 }
@@ -148,7 +148,7 @@ __attribute__((always_inline, no_sanitize_address)) inline std::uint64_t block_r
 // interval and their warps' present epochs. Any such read is then unordered with both, or is one of
 // them and would record the same access again; a read by another block still goes to the cell, and a
 // write by anyone still races with the two readers.
-__attribute__((always_inline, no_sanitize_address)) inline bool block_reads_change_nothing(
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline bool block_reads_change_nothing(
     const GlobalRaceCell& c, std::uint32_t launch, std::uint64_t block, std::uint32_t barrier_epoch,
     const std::uint32_t* warp_epochs) {
   if (__atomic_load_n(&c.launch, __ATOMIC_RELAXED) != launch || __atomic_load_n(&c.bytes_launch, __ATOMIC_RELAXED) == launch ||

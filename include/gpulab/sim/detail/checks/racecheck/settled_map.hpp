@@ -16,7 +16,7 @@ namespace gpulab::sim::detail {
 inline constexpr std::size_t settled_entry_bytes = 128;
 
 // Whether the 4-byte word at byte `offset` is settled in `launch`.
-__attribute__((always_inline, no_sanitize_address)) inline bool word_settled(const std::uint64_t* map,
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline bool word_settled(const std::uint64_t* map,
                                                                               std::size_t offset,
                                                                               std::uint32_t launch) {
   const std::uint64_t entry = __atomic_load_n(&map[offset / settled_entry_bytes], __ATOMIC_RELAXED);
@@ -26,7 +26,7 @@ __attribute__((always_inline, no_sanitize_address)) inline bool word_settled(con
 }
 
 // Whether every word of [offset, offset + bytes) is settled in `launch` (whole words only).
-__attribute__((always_inline, no_sanitize_address)) inline bool words_settled(const std::uint64_t* map,
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline bool words_settled(const std::uint64_t* map,
                                                                                std::size_t offset, std::size_t bytes,
                                                                                std::uint32_t launch) {
   if (((offset | bytes) & 3) != 0) return false;

@@ -45,14 +45,14 @@ struct RaceAccessor {
 // RaceCell::read_state for reads by warp `warp` in warp epoch `wepoch`: odd (so never 0 nor
 // race_multi_warp_reads), with the warp epoch modulo 2^26, as GlobalAccess takes epochs modulo a power
 // of two.
-__attribute__((always_inline, no_sanitize_address)) inline std::uint32_t race_read_key(unsigned warp,
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline std::uint32_t race_read_key(unsigned warp,
                                                                                         std::uint32_t wepoch) {
   return wepoch << 6 | warp << 1 | 1u;
 }
 
 // Starts the cell afresh in interval `epoch` if it belongs to an older one. Field by field: a whole
 // RaceCell built on the stack and copied stalls on store forwarding.
-__attribute__((always_inline, no_sanitize_address)) inline void race_cell_enter(RaceCell& c, std::uint32_t epoch) {
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline void race_cell_enter(RaceCell& c, std::uint32_t epoch) {
   if (c.epoch == epoch) return;
   c.epoch = epoch;
   c.writer = c.reader = c.other_reader = -1;
@@ -63,14 +63,14 @@ __attribute__((always_inline, no_sanitize_address)) inline void race_cell_enter(
 }
 
 // Whether an earlier access by `other` (-1: none) in warp epoch `other_wepoch` is unordered with `me`.
-__attribute__((always_inline, no_sanitize_address)) inline bool race_unordered(int other, std::uint32_t other_wepoch,
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline bool race_unordered(int other, std::uint32_t other_wepoch,
                                                                                 const RaceAccessor& me) {
   return other >= 0 && other != static_cast<int>(me.thread) &&
          (static_cast<unsigned>(other) / 32 != me.warp || other_wepoch == me.wepoch);
 }
 
 // Records a read (the writer has been checked): the readers a later write must be checked against.
-__attribute__((always_inline, no_sanitize_address)) inline void race_cell_read(RaceCell& c, const RaceAccessor& me) {
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline void race_cell_read(RaceCell& c, const RaceAccessor& me) {
   const auto tid = static_cast<std::int16_t>(me.thread);
   if (c.reader < 0) {
     c.reader = tid;
@@ -95,7 +95,7 @@ __attribute__((always_inline, no_sanitize_address)) inline void race_cell_read(R
 }
 
 // The reader that a write by `me` races with (the writer has been checked), or -1.
-__attribute__((always_inline, no_sanitize_address)) inline int race_racing_reader(const RaceCell& c,
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline int race_racing_reader(const RaceCell& c,
                                                                                    const RaceAccessor& me) {
   if (c.reader < 0) return -1;
   if (c.multi_warp) return static_cast<unsigned>(c.reader) / 32 != me.warp ? c.reader : c.other_reader;
@@ -107,7 +107,7 @@ __attribute__((always_inline, no_sanitize_address)) inline int race_racing_reade
 }
 
 // Records a write that raced with nothing.
-__attribute__((always_inline, no_sanitize_address)) inline void race_cell_write(RaceCell& c, const RaceAccessor& me) {
+__attribute__((always_inline, no_sanitize_address, no_sanitize_thread)) inline void race_cell_write(RaceCell& c, const RaceAccessor& me) {
   c.writer = static_cast<std::int16_t>(me.thread);
   c.writer_wepoch = me.wepoch;
   c.read_state = 0;  // reads must be checked against the writer from now on
