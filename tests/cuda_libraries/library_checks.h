@@ -41,8 +41,5 @@ inline int failures = 0;
 // A device buffer poisoned with the byte 0xA5, so a result left unwritten shows.
 template <class T>
 T* poisoned_device(std::size_t n) {
-  T* d = nullptr;
-  CHECK(cudaMalloc(&d, (n == 0 ? 1 : n) * sizeof(T)));
-  CHECK(cudaMemset(d, 0xA5, (n == 0 ? 1 : n) * sizeof(T)));
-  return d;
+  return device_filled<T>(n, 0xA5);
 }

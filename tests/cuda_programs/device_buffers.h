@@ -30,10 +30,16 @@ T fetch(const T* d) {
   return to_host(d, 1)[0];
 }
 
+// n elements (at least one) of device memory, every byte `byte`.
 template <class T>
-T* device_zeros(std::size_t n) {
+T* device_filled(std::size_t n, unsigned char byte) {
   T* d = nullptr;
   CHECK(cudaMalloc(&d, (n == 0 ? 1 : n) * sizeof(T)));
-  CHECK(cudaMemset(d, 0, (n == 0 ? 1 : n) * sizeof(T)));
+  CHECK(cudaMemset(d, byte, (n == 0 ? 1 : n) * sizeof(T)));
   return d;
+}
+
+template <class T>
+T* device_zeros(std::size_t n) {
+  return device_filled<T>(n, 0);
 }
