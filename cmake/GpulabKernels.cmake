@@ -16,9 +16,13 @@ option(GPULAB_SIM_CHECKED_KERNELS "Also compile simulator kernels instrumented f
 # The instrumentation: the compiler calls a hook before every memory access, telling volatile accesses
 # apart (g++'s thread-sanitizer instrumentation, with no function entry or exit hooks and no sanitizer
 # runtime linked); the simulator's checker implements the hooks (instrumentation/tsan_hooks.hpp).
+# Without scalar replacement of aggregates, a copy of a float4 or a struct is one access of its whole
+# width, as the source wrote it (and as a GPU's vector load is one instruction), not one per field:
+# the profiler counts requests by it. Line tables in DWARF 4, which the profiler reads through binutils'
+# addr2line: Debian 12's (2.40) names the wrong file for code from an #included file in DWARF 5's.
 set(GPULAB_SIM_INSTRUMENT_FLAGS
     -fno-sanitize=address -fsanitize=thread --param=tsan-distinguish-volatile=1
-    --param=tsan-instrument-func-entry-exit=0 -Wno-tsan
+    --param=tsan-instrument-func-entry-exit=0 -fno-tree-sra -gdwarf-4 -Wno-tsan
     CACHE STRING "Host compiler flags for the simulator's instrumented kernels")
 mark_as_advanced(GPULAB_SIM_INSTRUMENT_FLAGS)
 

@@ -10,6 +10,7 @@
 #include <gpulab/cpu/cpu_info.hpp>
 #include <gpulab/error.hpp>
 #include <gpulab/sim/checks.hpp>
+#include <gpulab/sim/profile.hpp>
 
 #include "runtime/build_commit.hpp"
 
@@ -89,12 +90,15 @@ BenchContext collect_context(const BenchConfig& config, const std::vector<Device
   ctx.hardware_threads = static_cast<int>(std::thread::hardware_concurrency());
   for (const char* name : {"OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS",
                            "GPULAB_CPU_ISA", "CUDA_VISIBLE_DEVICES", "GPULAB_LAUNCH_BLOCKING", "GPULAB_SIM_THREADS",
-                           "GPULAB_SIM_CHECK"}) {
+                           "GPULAB_SIM_CHECK", "GPULAB_SIM_PROFILE"}) {
     const char* value = std::getenv(name);
     ctx.environment.emplace_back(name, value ? value : "");
   }
   // Off unless GPULAB_SIM_CHECK asks for them: the simulator's figures are then the plain kernels'.
   ctx.sim_checks = sim::enabled_checks() != sim::check_none;
+  ctx.sim_profile = sim::profile_sections() != sim::profile_none;
+  ctx.profile = config.profile;
+  if (config.profile) ctx.estimate_gpu = std::string(find_gpu_spec(config.estimate_gpu).name);
   ctx.command = config.command;
   ctx.dtype = to_string(config.dtype);
   ctx.seed = config.seed;

@@ -20,6 +20,7 @@
 #include <gpulab/error.hpp>
 #include <gpulab/random/distributions.hpp>
 #include <gpulab/sim/checks.hpp>
+#include <gpulab/sim/profile.hpp>
 #include <gpulab/stream.hpp>
 
 namespace gpulab::bench {
@@ -343,6 +344,8 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
   const MatmulContext ctx{stream, config.threads};
   // --sim-checks: the sets of checks timed beside the unchecked runs (simulator rows only).
   const std::vector<unsigned> check_sets = device.is_sim() ? config.sim_check_sets : std::vector<unsigned>{};
+  // --profile: the hooks alone and the profiler counting, timed the same way (simulator rows only).
+  const bool profiling = device.is_sim() && config.profile;
   std::vector<DeviceArray<T, 2>> da, db;
   for (int set = 0; set < sets; ++set) {
     da.push_back(to_device(device, ws.a[set], stream));
@@ -373,6 +376,8 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
   Event e0(device), e1(device), e2(device), e3(device);
   std::vector<double> h2d, d2h, e2e;
   std::vector<CheckedTimes> checked(check_sets.size());
+  std::vector<double> hooks_samples, profiled_samples;
+  RowProfile row_profile;
   RowCalls calls;
   calls.first_call_steady = false;
   calls.run = [&](int set) {
@@ -411,6 +416,12 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
       const sim::ScopedChecks scoped(checks);
       extra += calls.timed(0);
     }
+    if (profiling) {
+      for (unsigned sections : {unsigned{sim::profile_hooks_only}, unsigned{sim::profile_all}}) {
+        const sim::ScopedProfile scoped(sections);
+        extra += calls.timed(0);
+      }
+    }
     return extra;
   };
   calls.poison = [&] { dc.fill(poison_value<T>(), stream); };
@@ -425,6 +436,33 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
       checked[c].samples_ms.push_back(calls.timed(set));
       if (last) record_verification(checked[c], check_product());
     }
+    if (profiling) {
+      {
+        const sim::ScopedProfile scoped(sim::profile_hooks_only);
+        hooks_samples.push_back(calls.timed(set));
+      }
+      const sim::ScopedProfile scoped(sim::profile_all);
+      sim::reset_profile();
+      if (last) dc.fill(poison_value<T>(), stream);
+      profiled_samples.push_back(calls.timed(set));
+      if (last) {
+        record_verification(row_profile, check_product());
+        // One call's counts, summed over its kernels (the ratios recomputed from the sums).
+        for (const sim::KernelProfile& k : sim::profile_results()) {
+          row_profile.kernels.push_back(k.name);
+          for (const auto& [name, value] : k.metrics) {
+            if (name.ends_with(".sum")) row_profile.metrics[name] += value;
+          }
+        }
+        for (const char* op : {"ld", "st"}) {
+          const std::string o = op;
+          const double requests = row_profile.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_" + o + ".sum"];
+          row_profile.metrics["l1tex__t_sectors_per_request_pipe_lsu_mem_global_op_" + o + ".ratio"] =
+              requests > 0 ? row_profile.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_" + o + ".sum"] / requests : 0;
+        }
+        sim::reset_profile();
+      }
+    }
   };
   time_row(r, config, sets, calls);
 
@@ -437,6 +475,15 @@ void run_device_row(BenchResult& r, const MatmulImpl& impl, Workspace<T>& ws, co
     checked[c].over_unchecked = r.median_ms > 0 ? st.median / r.median_ms : 0;
   }
   r.checked = std::move(checked);
+  if (profiling && !profiled_samples.empty()) {
+    row_profile.hooks_ms = summarize(hooks_samples).median;
+    row_profile.profiled_ms = summarize(profiled_samples).median;
+    row_profile.hooks_over_unchecked = r.median_ms > 0 ? row_profile.hooks_ms / r.median_ms : 0;
+    row_profile.profiled_over_unchecked = r.median_ms > 0 ? row_profile.profiled_ms / r.median_ms : 0;
+    row_profile.estimate = roofline_estimate(find_gpu_spec(config.estimate_gpu), 2.0 * s.m * s.n * static_cast<double>(s.k),
+                                             dtype_of<T>(), row_profile.metrics);
+    r.profile = std::move(row_profile);
+  }
   if (config.include_transfers) {
     r.transfers = TransferTimes{summarize(h2d).median, r.median_ms, summarize(d2h).median, summarize(e2e).median};
   }
@@ -651,6 +698,11 @@ BenchReport run_bench(const BenchConfig& config, const BenchProgress& progress) 
                                       "turns checks on for every run ('{}'): unset it",
                                       sim::format_checks(sim::enabled_checks())));
   }
+  if (config.profile && sim::profile_sections() != sim::profile_none) {
+    throw InvalidArgument("--profile times the profiler beside an unprofiled run, but GPULAB_SIM_PROFILE turns it on "
+                          "for every run: unset it");
+  }
+  if (config.profile) find_gpu_spec(config.estimate_gpu);  // an unknown GPU is refused before anything runs
   if (config.warmup < 1) throw InvalidArgument(fmt::format("--warmup {}: needs at least 1 (the first call)", config.warmup));
   if (config.streams < 0) throw InvalidArgument(fmt::format("--streams {}: needs 0 or more", config.streams));
   const std::vector<PlannedRow> plan = plan_bench(config);

@@ -1,6 +1,7 @@
 // GFLOP/s against problem size as a standalone SVG (no scripts, no external fonts), readable without a
 // legend: each implementation's line is labelled at its right end, each device's peak is a dashed
-// line with its value, and the peer (cuBLAS, OpenBLAS) is drawn thicker.
+// line with its value, and the peer (cuBLAS, OpenBLAS) is drawn thicker. With --profile, each simulator
+// row's roofline estimate on a GPU is a long-dashed line of its own, labelled "(estimate)".
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -17,7 +18,7 @@ namespace {
 
 struct Series {
   std::string label;
-  bool peer = false, simulated = false;
+  bool peer = false, simulated = false, estimate = false;
   std::vector<std::pair<double, double>> points;  // (effective size, GFLOP/s)
 };
 
@@ -48,10 +49,19 @@ std::string render_svg_plot(const BenchReport& report) {
     const std::string key = r.impl + " @ " + r.device;
     if (!by_key.count(key)) {
       order.push_back(key);
-      by_key[key] = Series{key + (r.simulated ? " (simulated)" : ""), r.family == MatmulFamily::peer, r.simulated, {}};
+      by_key[key] = Series{key + (r.simulated ? " (simulated)" : ""), r.family == MatmulFamily::peer, r.simulated, false, {}};
     }
     const double size = std::cbrt(static_cast<double>(r.m) * r.n * r.k);
     by_key[key].points.emplace_back(size, r.gflops);
+    // --profile: the row's roofline estimate on a GPU, its own series, labelled as an estimate.
+    if (r.profile && r.profile->estimate.gflops > 0) {
+      const std::string est = r.impl + " @ " + r.profile->estimate.gpu + " (estimate)";
+      if (!by_key.count(est)) {
+        order.push_back(est);
+        by_key[est] = Series{est, false, false, true, {}};
+      }
+      by_key[est].points.emplace_back(size, r.profile->estimate.gflops);
+    }
   }
   struct Peak {
     std::string label;
@@ -131,7 +141,7 @@ std::string render_svg_plot(const BenchReport& report) {
     std::string pts;
     for (auto [x, y] : s.points) pts += fmt::format("{:.1f},{:.1f} ", px(x), py(y));
     svg += fmt::format("<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"{}\"{}/>\n", pts, c, stroke,
-                       s.simulated ? " stroke-dasharray=\"2 3\"" : "");
+                       s.simulated ? " stroke-dasharray=\"2 3\"" : s.estimate ? " stroke-dasharray=\"8 3\" stroke-opacity=\"0.7\"" : "");
     for (auto [x, y] : s.points) {
       svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\" fill=\"{}\"><title>{}: {:.3g} GFLOP/s at {:.0f}</title></circle>\n",
                          px(x), py(y), s.peer ? 4.5 : 3.5, c, escape(s.label), y, x);

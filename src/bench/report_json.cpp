@@ -81,6 +81,27 @@ json result_json(const BenchResult& r) {
                             {"tolerance", number_or_null(c.tolerance)},
                             {"verified", c.verified}});
   }
+  j["profile"] = nullptr;
+  if (r.profile) {
+    const RowProfile& p = *r.profile;
+    const RooflineEstimate& e = p.estimate;
+    j["profile"] = {{"kernels", p.kernels},
+                    {"metrics", p.metrics},
+                    {"hooks_ms", number_or_null(p.hooks_ms)},
+                    {"profiled_ms", number_or_null(p.profiled_ms)},
+                    {"hooks_over_unchecked", number_or_null(p.hooks_over_unchecked)},
+                    {"profiled_over_unchecked", number_or_null(p.profiled_over_unchecked)},
+                    {"rel_error", number_or_null(p.rel_error)},
+                    {"verified", p.verified},
+                    {"estimate", {{"gpu", e.gpu},
+                                  {"is_estimate", true},
+                                  {"compute_ms", e.compute_ms},
+                                  {"dram_ms", e.dram_ms},
+                                  {"l1_ms", e.l1_ms},
+                                  {"estimate_ms", e.estimate_ms},
+                                  {"bound", e.bound},
+                                  {"gflops", e.gflops}}}};
+  }
   if (r.transfers) {
     j["transfers"] = {{"h2d_ms", r.transfers->h2d_ms},
                       {"kernel_ms", r.transfers->kernel_ms},
@@ -119,6 +140,9 @@ json context_json(const BenchContext& c) {
           {"hardware_threads", c.hardware_threads},
           {"environment", env},
           {"sim_checks", c.sim_checks},
+          {"sim_profile", c.sim_profile},
+          {"profile", c.profile},
+          {"estimate_gpu", c.estimate_gpu.empty() ? json(nullptr) : json(c.estimate_gpu)},
           {"command", c.command},
           {"dtype", c.dtype},
           {"seed", c.seed},

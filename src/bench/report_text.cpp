@@ -128,6 +128,39 @@ Rows checked_rows(const BenchReport& report) {
   return rows;
 }
 
+double profile_metric(const RowProfile& p, const std::string& name) {
+  const auto it = p.metrics.find(name);
+  return it == p.metrics.end() ? 0.0 : it->second;
+}
+
+// --profile: one call's counts, the profiler's cost beside the unchecked run, and the estimate.
+Rows profile_rows(const BenchReport& report) {
+  Rows rows;
+  for (const BenchResult& r : report.results) {
+    if (!r.profile) continue;
+    const RowProfile& p = *r.profile;
+    if (rows.empty()) {
+      rows.push_back({"implementation", "size", "gld sect/req", "gst sect/req", "global MB moved", "shared wavefronts",
+                      "bank conflicts", "DRAM MB", "hooks", "profiled", "est. ms (" + report.context.estimate_gpu + ")",
+                      "bound", "check"});
+    }
+    const double moved = 32.0 * (profile_metric(p, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum") +
+                                 profile_metric(p, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"));
+    const double wavefronts = profile_metric(p, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") +
+                              profile_metric(p, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum");
+    const double conflicts = profile_metric(p, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum") +
+                             profile_metric(p, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum");
+    const double dram = profile_metric(p, "dram__bytes_read.sum") + profile_metric(p, "dram__bytes_write.sum");
+    rows.push_back({r.impl, fmt_shape(r),
+                    fmt::format("{:.2f}", profile_metric(p, "l1tex__t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio")),
+                    fmt::format("{:.2f}", profile_metric(p, "l1tex__t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio")),
+                    fmt::format("{:.1f}", moved / 1e6), fmt::format("{:.0f}", wavefronts), fmt::format("{:.0f}", conflicts),
+                    fmt::format("{:.2f}", dram / 1e6), fmt_ratio(p.hooks_over_unchecked), fmt_ratio(p.profiled_over_unchecked),
+                    fmt::format("{:.4f}", p.estimate.estimate_ms), p.estimate.bound, p.verified ? "pass" : "FAIL"});
+  }
+  return rows;
+}
+
 // Aligned columns; a row shorter than the header (a skipped row) lets its last cell run on.
 std::string render_aligned(const Rows& rows) {
   std::vector<std::size_t> width;
@@ -191,6 +224,13 @@ std::string footnotes(const BenchReport& report) {
     out += "* simulated: CPU time, not GPU performance\n";
   }
   if (report.context.sim_checks) out += "simulator checks on (GPULAB_SIM_CHECK): simulated times include them\n";
+  if (report.context.sim_profile) out += "simulator profiler on (GPULAB_SIM_PROFILE): simulated times include it\n";
+  if (report.context.profile) {
+    out += "--profile: one call's counts under Nsight Compute's definitions (docs/simulator.md); hooks and profiled: "
+           "the simulator's time with the profiler's hooks alone and counting, over the unchecked run's; est. ms: a "
+           "roofline estimate on " + report.context.estimate_gpu +
+           " (the longest of compute, DRAM and L1/shared traffic at peak rates), not a measurement\n";
+  }
   if (!report.context.baseline.empty()) out += "speed-up: over " + report.context.baseline + " at the same size\n";
   for (const DeviceSummary& d : report.context.devices) {
     // The host's summary already starts with its name.
@@ -214,6 +254,9 @@ std::string format_table(const BenchReport& report) {
   if (const Rows c = checked_rows(report); !c.empty()) {
     out += "\nsimulator checks (--sim-checks; each repeat runs unchecked, then under each set):\n" + render_aligned(c);
   }
+  if (const Rows p = profile_rows(report); !p.empty()) {
+    out += "\nsimulator profile (--profile; each repeat runs unchecked, then hooks alone, then counting):\n" + render_aligned(p);
+  }
   return out + "\n" + footnotes(report);
 }
 
@@ -222,6 +265,7 @@ std::string format_markdown(const BenchReport& report) {
   if (const Rows t = transfer_rows(report); !t.empty()) out.append("\n").append(render_markdown(t));
   if (const Rows s = stream_rows(report); !s.empty()) out.append("\n").append(render_markdown(s));
   if (const Rows c = checked_rows(report); !c.empty()) out.append("\n").append(render_markdown(c));
+  if (const Rows p = profile_rows(report); !p.empty()) out.append("\n").append(render_markdown(p));
   std::string notes = footnotes(report);
   std::string md_notes;
   std::size_t start = 0;
@@ -256,7 +300,10 @@ std::string format_csv(const BenchReport& report) {
   std::string out =
       "impl,device,device_name,dtype,compute_type,m,n,k,status,first_call_ms,median_ms,min_ms,max_ms,repeats,"
       "gflops,peak_gflops,percent_of_peak,speedup,peer,ratio_to_peer,rel_error,tolerance,verified,verify_method,"
-      "h2d_ms,d2h_ms,end_to_end_ms,streams,streams_end_to_end_ms,streams_parts_ms,streams_overlap,sim_checks,note\n";
+      "h2d_ms,d2h_ms,end_to_end_ms,streams,streams_end_to_end_ms,streams_parts_ms,streams_overlap,sim_checks,"
+      "profile_gld_sectors_per_request,profile_gst_sectors_per_request,profile_global_bytes_moved,"
+      "profile_shared_wavefronts,profile_bank_conflicts,profile_dram_bytes,profile_hooks_over_unchecked,"
+      "profile_over_unchecked,estimate_gpu,estimate_ms,estimate_bound,note\n";
   for (const BenchResult& r : report.results) {
     const bool ran = !r.skipped && r.error.empty();
     std::vector<std::string> cells = {
@@ -275,8 +322,26 @@ std::string format_csv(const BenchReport& report) {
         r.streams ? fmt::format("{:.6g}", r.streams->end_to_end_ms) : "",
         r.streams ? fmt::format("{:.6g}", r.streams->parts_ms) : "",
         r.streams ? fmt::format("{:.4f}", r.streams->overlap) : "",
-        checked_cell(r),
-        r.skipped ? r.skip_reason : r.error};
+        checked_cell(r)};
+    const auto pm = [&](const std::string& name) { return r.profile ? fmt::format("{:.6g}", profile_metric(*r.profile, name)) : ""; };
+    const auto psum = [&](std::initializer_list<const char*> names, double scale) {
+      if (!r.profile) return std::string();
+      double v = 0;
+      for (const char* n : names) v += profile_metric(*r.profile, n);
+      return fmt::format("{:.6g}", v * scale);
+    };
+    cells.push_back(pm("l1tex__t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"));
+    cells.push_back(pm("l1tex__t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio"));
+    cells.push_back(psum({"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"}, 32));
+    cells.push_back(psum({"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}, 1));
+    cells.push_back(psum({"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}, 1));
+    cells.push_back(psum({"dram__bytes_read.sum", "dram__bytes_write.sum"}, 1));
+    cells.push_back(r.profile ? fmt::format("{:.4g}", r.profile->hooks_over_unchecked) : "");
+    cells.push_back(r.profile ? fmt::format("{:.4g}", r.profile->profiled_over_unchecked) : "");
+    cells.push_back(r.profile ? r.profile->estimate.gpu : "");
+    cells.push_back(r.profile ? fmt::format("{:.6g}", r.profile->estimate.estimate_ms) : "");
+    cells.push_back(r.profile ? r.profile->estimate.bound : "");
+    cells.push_back(r.skipped ? r.skip_reason : r.error);
     std::string line;
     for (std::size_t i = 0; i < cells.size(); ++i) {
       if (i > 0) line += ',';

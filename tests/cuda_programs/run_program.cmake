@@ -1,10 +1,13 @@
 # Runs a gpulab-simcc program for CTest: cmake -DPROGRAM=... [-DARGS=a;b] [-DCHECK=memcheck]
-#   [-DEXPECT_FINDING=regex] [-DEXPECT_REPORT=regex] [-DSIMCC=... -DSOURCE=... -DWORK=...] -P run_program.cmake
+#   [-DEXPECT_FINDING=regex] [-DEXPECT_REPORT=regex] [-DSIMCC=... -DSOURCE=... -DWORK=...]
+#   [-DPROFILE_OUT=file.json -DEXPECT_PROFILE=regex] -P run_program.cmake
 # Without EXPECT_FINDING the program must exit 0 and print PASSED. With it, it must exit non-zero and
 # its output must match the regex (a planted bug's report, naming the kernel). EXPECT_REPORT is for a
 # program that faults a kernel on purpose, or calls what CUDA refuses: it must exit 0 and print PASSED
 # (the fault is only its error code), and the simulator's report on stderr must match the regex. With SIMCC, the program
-# is first built from SOURCE by the gpulab-simcc driver (with the nvcc flags a user would pass).
+# is first built from SOURCE by the gpulab-simcc driver (with the nvcc flags a user would pass). With
+# PROFILE_OUT, it runs under the profiler (GPULAB_SIM_PROFILE=1): its summary on stderr must match
+# EXPECT_PROFILE and the JSON file must be written, holding the same kernel.
 if(SIMCC)
   execute_process(COMMAND "${SIMCC}" -arch=sm_90 -O2 ${SIMCC_FLAGS} "${SOURCE}" -o "${PROGRAM}"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
@@ -18,6 +21,10 @@ endif()
 set(env "")
 if(CHECK)
   set(env "GPULAB_SIM_CHECK=${CHECK}")
+endif()
+if(PROFILE_OUT)
+  file(REMOVE "${PROFILE_OUT}")
+  list(APPEND env "GPULAB_SIM_PROFILE=1" "GPULAB_SIM_PROFILE_OUT=${PROFILE_OUT}")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} "${PROGRAM}" ${ARGS}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
@@ -46,5 +53,19 @@ else()
     if("${reports}" MATCHES "gpulab-sim:")
       message(FATAL_ERROR "the simulator reported something for a correct program")
     endif()
+  endif()
+endif()
+if(PROFILE_OUT)
+  if(NOT "${err}" MATCHES "${EXPECT_PROFILE}")
+    message(FATAL_ERROR "the profiler's summary does not match '${EXPECT_PROFILE}'")
+  endif()
+  if(NOT EXISTS "${PROFILE_OUT}")
+    message(FATAL_ERROR "GPULAB_SIM_PROFILE_OUT=${PROFILE_OUT} was not written")
+  endif()
+  file(READ "${PROFILE_OUT}" json)
+  string(JSON name GET "${json}" kernels 0 name)
+  string(JSON line GET "${json}" kernels 0 lines 0 line)
+  if(NOT "${err}" MATCHES "kernel ${name}" OR line LESS 1)
+    message(FATAL_ERROR "the JSON's first kernel (${name}, first line ${line}) is not the summary's")
   endif()
 endif()

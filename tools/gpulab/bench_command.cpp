@@ -28,6 +28,8 @@ namespace {
 
 struct BenchOptions {
   std::string device, impls, sizes, dtype = "float32", format = "table", out, plot, sim_checks;
+  bool profile = false;
+  std::string estimate_gpu = "h200";
   int repeat = 10, warmup = 1, threads = 0, streams = 0;
   double time_budget_ms = 2000, warmup_ms = 50;
   std::uint64_t seed = 42;
@@ -107,6 +109,8 @@ void run(const BenchOptions& o, const CLI::App& sub, CommandContext& ctx) {
   if (!o.device.empty()) config.devices = bench::parse_device_list(o.device);
   if (!o.sizes.empty()) config.shapes = bench::parse_shapes(o.sizes);
   if (!o.sim_checks.empty()) config.sim_check_sets = bench::parse_sim_check_sets(o.sim_checks);
+  config.profile = o.profile;
+  config.estimate_gpu = o.estimate_gpu;
   config.dtype = parse_dtype(o.dtype);
   const bench::ReportFormat format = bench::parse_report_format(o.format);
   if (o.repeat < 1) throw InvalidArgument(fmt::format("--repeat {}: needs at least 1", o.repeat));
@@ -171,6 +175,11 @@ void add_bench_command(CLI::App& app, CommandContext& ctx) {
   sub->add_option("--sim-checks", options->sim_checks,
                   "Simulator rows: also time them under these check sets, '+' joining the checks of one set "
                   "(memcheck,racecheck,memcheck+racecheck,all), each repeat unchecked then under each set");
+  sub->add_flag("--profile", options->profile,
+                "Simulator rows: also count what a GPU's counters would (sectors, bank conflicts, DRAM bytes), time "
+                "the profiler against the unchecked run, and estimate the row's time on --estimate-gpu");
+  sub->add_option("--estimate-gpu", options->estimate_gpu, "The GPU of --profile's roofline estimate: h200, h100 or a100")
+      ->capture_default_str();
   sub->add_option("--time-budget", options->time_budget_ms, "Milliseconds of timed runs per row at most (0: no limit)")->capture_default_str();
   sub->add_flag("--include-transfers", options->include_transfers, "Also time H2D, D2H and end to end (pinned memory)");
   sub->add_option("--streams", options->streams, "Also pipeline row panels of C over K streams and report the overlap")->capture_default_str();

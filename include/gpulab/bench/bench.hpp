@@ -10,11 +10,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <gpulab/bench/roofline.hpp>
 #include <gpulab/bench/verify.hpp>
 #include <gpulab/device.hpp>
 #include <gpulab/dtype.hpp>
@@ -48,6 +50,11 @@ struct BenchConfig {
   // interleaved repeat by repeat with the row's unchecked run, so that the checks' cost is a ratio
   // measured side by side in one process. Empty: none.
   std::vector<unsigned> sim_check_sets;
+  // --profile: simulator rows also run with the profiler's hooks alone and with the profiler counting,
+  // interleaved with the unchecked runs as the check sets are, and carry one call's counts and a
+  // roofline estimate of it on `estimate_gpu` (roofline.hpp).
+  bool profile = false;
+  std::string estimate_gpu = "h200";
   VerifyOptions verify{};
   std::string command;                   // as typed, for the report
 };
@@ -79,6 +86,18 @@ struct CheckedTimes {
   double over_unchecked = 0;  // this median / the row's (unchecked) median
   double rel_error = 0, tolerance = 0;
   bool verified = false;
+};
+
+// A simulator row's profile (--profile): the counts of one call (summed over its kernels), the cost of
+// counting them, and what they would take on a GPU.
+struct RowProfile {
+  std::vector<std::string> kernels;
+  std::map<std::string, double> metrics;  // Nsight Compute's names (docs/simulator.md, "The profiler")
+  double hooks_ms = 0, profiled_ms = 0;    // medians: the hooks alone, and counting
+  double hooks_over_unchecked = 0, profiled_over_unchecked = 0;
+  RooflineEstimate estimate;
+  double rel_error = 0, tolerance = 0;
+  bool verified = false;  // the profiled call's product
 };
 
 struct BenchResult {
@@ -113,9 +132,10 @@ struct BenchResult {
   std::optional<TransferTimes> transfers;
   std::optional<StreamsResult> streams;
   std::vector<CheckedTimes> checked;  // --sim-checks, simulator rows
+  std::optional<RowProfile> profile;  // --profile, simulator rows
 
   bool failed() const noexcept {
-    return !skipped && (!verified || (streams && !streams->verified) ||
+    return !skipped && (!verified || (streams && !streams->verified) || (profile && !profile->verified) ||
                         std::any_of(checked.begin(), checked.end(), [](const CheckedTimes& c) { return !c.verified; }));
   }
 };
@@ -133,6 +153,9 @@ struct BenchContext {
   int hardware_threads = 0;
   std::vector<std::pair<std::string, std::string>> environment;  // name, value ("" when unset)
   bool sim_checks = false;   // the simulator's memcheck/racecheck (off: plain kernels were timed)
+  bool sim_profile = false;  // GPULAB_SIM_PROFILE was on for every run
+  bool profile = false;      // --profile
+  std::string estimate_gpu;  // --estimate-gpu, its name
   std::string command;
   std::string dtype;
   std::uint64_t seed = 0;

@@ -6,7 +6,10 @@
 //
 // What changed from rung 5: vectorised global and shared accesses, A transposed in shared memory.
 // What it should buy: a quarter of the load instructions (LDG.E.128, LDS.128), which frees issue slots
-// for FFMA; shared fragment loads no longer conflict on banks. Edge tiles: a tile that crosses the
+// for FFMA; the A fragment loads no longer go down a column, so they no longer conflict on banks, and
+// the shared loads' conflicts fall four-fold with their instructions. The B fragment's 16-byte loads,
+// 32 bytes apart across a quarter-warp, still conflict 2-way (the profiler's counts,
+// tests/ops/test_matmul_ladder_counters.cpp): rung 7's warp tiling removes that. Edge tiles: a tile that crosses the
 // matrix edge, or an operand whose base or leading dimension is not 16-byte aligned, is loaded element
 // by element with zero fill into the same shared layout (decided per tile, uniformly for the block), so
 // interior tiles keep the vector path. The transposing store into as[k][m] still conflicts on banks.

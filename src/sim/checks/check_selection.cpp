@@ -22,17 +22,25 @@ struct Named {
   std::string_view name;
   unsigned flag;
 };
-// Every registered client by its name, then the two words that name sets.
+// Every registered check by its name, then the two words that name sets (the profiler is no check).
+template <class... C>
+constexpr std::size_t check_count(detail::ClientList<C...>) {
+  return (std::size_t{0} + ... + (C::is_check ? 1 : 0));
+}
 constexpr auto names = []<class... C>(detail::ClientList<C...>) {
-  return std::array<Named, sizeof...(C) + 2>{Named{C::name, C::flag}..., Named{"all", detail::all_clients},
-                                             Named{"none", 0u}};
+  std::array<Named, check_count(detail::Clients{}) + 2> out{};
+  std::size_t i = 0;
+  ((C::is_check ? void(out[i++] = Named{C::name, C::flag}) : void()), ...);
+  out[i++] = Named{"all", detail::check_clients};
+  out[i] = Named{"none", 0u};
+  return out;
 }(detail::Clients{});
 
 // "memcheck, racecheck, initcheck, synccheck, or all, or none".
 std::string accepted_words() {
   std::string out;
   for (const Named& n : names) {
-    if (n.flag == 0 || n.flag == detail::all_clients) continue;
+    if (n.flag == 0 || n.flag == detail::check_clients) continue;
     if (!out.empty()) out += ", ";
     out += n.name;
   }
@@ -80,7 +88,7 @@ unsigned parse_checks(std::string_view text) {
 std::string format_checks(unsigned checks) {
   std::string out;
   for (const Named& n : names) {
-    if (n.flag == 0 || n.flag == detail::all_clients || (checks & n.flag) == 0) continue;
+    if (n.flag == 0 || n.flag == detail::check_clients || (checks & n.flag) == 0) continue;
     // Appended in two steps: g++ 12 -O3 warns falsely (-Wrestrict) on `"," + std::string(...)`.
     if (!out.empty()) out += ',';
     out += n.name;
@@ -90,9 +98,9 @@ std::string format_checks(unsigned checks) {
 
 unsigned enabled_checks() { return current_checks().load(std::memory_order_relaxed); }
 void set_enabled_checks(unsigned checks) {
-  current_checks().store(checks & detail::all_clients, std::memory_order_relaxed);
+  current_checks().store(checks & detail::check_clients, std::memory_order_relaxed);
 }
 
-unsigned checks_needing_instrumentation() { return detail::instrumented_clients; }
+unsigned checks_needing_instrumentation() { return detail::instrumented_clients & detail::check_clients; }
 
 }  // namespace gpulab::sim

@@ -4,8 +4,9 @@
 // words the checks' reports share.
 #include <cstring>
 
-#include <gpulab/sim/detail/instrumentation/clients.hpp>
 #include <gpulab/sim/detail/engine_abi.hpp>
+#include <gpulab/sim/detail/instrumentation/clients.hpp>
+#include <gpulab/sim/detail/instrumentation/dispatch.hpp>
 
 #include "sim/checks/report.hpp"
 #include "sim/engine/block_run.hpp"
@@ -40,11 +41,11 @@ void check_access(const void* address, std::size_t bytes, bool write) {
   });
 }
 
+namespace {
+
 // An atomic load is a read; the kind, scope and order are racecheck's (happens_before.hpp).
-void check_atomic_access(const void* address, std::size_t bytes, AtomicKind kind, AtomicScope scope,
-                         AtomicOrder order) {
-  BlockRun* run = host_thread.block;
-  if (run == nullptr || run->aborting) return;
+void run_atomic_checks(BlockRun* run, const void* address, std::size_t bytes, AtomicKind kind, AtomicScope scope,
+                       AtomicOrder order) {
   const unsigned on = host_thread.clients;
   AtomicAccess a;
   a.address = reinterpret_cast<std::uintptr_t>(address);
@@ -56,6 +57,25 @@ void check_atomic_access(const void* address, std::size_t bytes, AtomicKind kind
   for_each_client(Clients{}, [&]<class C>() {
     if ((on & C::flag) != 0) C::check_atomic(*run, a);
   });
+}
+
+ProfileKind profile_kind(AtomicKind kind) {
+  switch (kind) {
+    case AtomicKind::load: return ProfileKind::load;
+    case AtomicKind::store: return ProfileKind::store;
+    default: return ProfileKind::atomic;
+  }
+}
+
+}  // namespace
+
+// Called from the atomic functions, inlined into the kernel: the return address is the atomic's site.
+void check_atomic_access(const void* address, std::size_t bytes, AtomicKind kind, AtomicScope scope,
+                         AtomicOrder order) {
+  BlockRun* run = host_thread.block;
+  if (run == nullptr || run->aborting) return;
+  profile_access(host_thread, address, bytes, profile_kind(kind), __builtin_return_address(0));
+  run_atomic_checks(run, address, bytes, kind, scope, order);
 }
 
 void check_fence(AtomicScope scope) {
@@ -72,8 +92,8 @@ void check_volatile_access(const void* address, std::size_t bytes, bool write) {
   if (run == nullptr || run->aborting) return;
   if (host_thread.clients != 0) {
     if (in_device_memory(address)) {
-      check_atomic_access(address, bytes, write ? AtomicKind::store : AtomicKind::load, AtomicScope::system,
-                          AtomicOrder::relaxed);
+      run_atomic_checks(run, address, bytes, write ? AtomicKind::store : AtomicKind::load, AtomicScope::system,
+                        AtomicOrder::relaxed);
     } else {
       check_access(address, bytes, write);
     }

@@ -8,6 +8,7 @@
 
 #include <gpulab/error.hpp>
 #include <gpulab/sim/checks.hpp>
+#include <gpulab/sim/profile.hpp>
 
 #include "sim/engine/device_limits.hpp"
 #include "sim/engine/grid_barrier.hpp"
@@ -91,7 +92,10 @@ void SimDevice::fill(void* dst, int byte, std::size_t bytes, StreamHandle stream
 
 void SimDevice::launch(const LaunchRequest& request, StreamHandle stream) {
   const KernelRecord& kernel = *request.kernel;
-  const unsigned checks = enabled_checks();
+  unsigned checks = enabled_checks();
+  // The profiler counts in kernels compiled with instrumentation; of the others it knows the launch.
+  const bool profiling = gpulab::sim::profile_sections() != gpulab::sim::profile_none;
+  if (profiling && kernel.has(KernelBackend::sim_checked)) checks |= Profiler::flag;
   KernelBackend version = KernelBackend::sim;
   if (checks & instrumented_clients) {
     if (!kernel.has(KernelBackend::sim_checked)) {
@@ -150,6 +154,7 @@ void SimDevice::launch(const LaunchRequest& request, StreamHandle stream) {
     for_each_client(Clients{}, [&]<class C>() { C::on_launch_start(*this, *job); });
     job->stream.store(current_stream());
     pool_.run(job);
+    for_each_client(Clients{}, [&]<class C>() { C::on_launch_end(*this, *job); });
     if (!job->fault.empty()) throw KernelFault(job->kernel_name, job->fault);
   });
 }

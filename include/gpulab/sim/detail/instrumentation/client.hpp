@@ -3,7 +3,7 @@
 #error "gpulab/sim/detail/ is the simulator's inside: include <gpulab/kernel.hpp> in a kernel file, <gpulab/gpulab.hpp> in host code"
 #endif
 // What an instrumentation client is: one of the simulator's checks (memcheck, racecheck, initcheck,
-// synccheck), or anything else that watches kernels run. A client is a class of static members, found
+// synccheck), or anything else that watches kernels run (the profiler). A client is a class of static members, found
 // at compile time through the registry (clients.hpp), never through a virtual call per access:
 //
 //   - its name, as GPULAB_SIM_CHECK spells it, its bit in the clients mask, and whether it needs the
@@ -65,6 +65,10 @@ struct ClientDefaults {
   struct LaunchState {};
   struct DeviceState {};
 
+  // Whether the client is one of the checks GPULAB_SIM_CHECK names (the profiler is not: it finds
+  // nothing, and is on beside any checks).
+  static constexpr bool is_check = true;
+
   // ---- accesses by instrumented kernels ----
   // Whether the client looks at accesses at all (the per-access path skips the others).
   static constexpr bool observes_accesses = false;
@@ -117,6 +121,9 @@ struct ClientDefaults {
   static void on_launch_queued(SimDevice&, LaunchJob&) {}
   // A launch starting, on its stream, before any block runs.
   static void on_launch_start(SimDevice&, LaunchJob&) {}
+  // A launch whose blocks have all run (or were skipped after a finding), on its stream, before the
+  // stream goes on.
+  static void on_launch_end(SimDevice&, LaunchJob&) {}
   // A block starting and ending on this host thread.
   static void on_block_start(BlockRun&) {}
   static void on_block_end(BlockRun&) {}

@@ -2,7 +2,7 @@
 #ifndef GPULAB_INSIDE_PUBLIC_HEADER
 #error "gpulab/sim/detail/ is the simulator's inside: include <gpulab/kernel.hpp> in a kernel file, <gpulab/gpulab.hpp> in host code"
 #endif
-// The per-access path: what the instrumentation hooks (asan_hooks.hpp) do for every load and store of
+// The per-access path: what the instrumentation hooks (tsan_hooks.hpp) do for every load and store of
 // an instrumented kernel. It asks the clients the running launch has on, in the registry's order, each
 // through its inline test; only when a test does not pass does the access leave the kernel, for the
 // checker (check_access, src/sim/checks/checker.cpp), which runs every client's full check in the same
@@ -168,10 +168,19 @@ GPULAB_SIM_HOOK_INLINE void host_access_from(const HostThreadState& h, const Acc
   }
 }
 
-// Every access of an instrumented kernel.
-GPULAB_SIM_HOOK_INLINE void checked_access(const void* p, std::size_t bytes, bool write) {
+// The profiler's record of an access made at `pc` (the hook's return address), when it is on.
+GPULAB_SIM_HOOK_INLINE void profile_access(const HostThreadState& h, const void* p, std::size_t bytes,
+                                           ProfileKind kind, const void* pc) {
+  if ((h.clients & Profiler::flag) != 0) [[unlikely]] {
+    Profiler::record(h, h, profile_site_id(pc, bytes, kind), reinterpret_cast<std::uintptr_t>(p));
+  }
+}
+
+// Every access of an instrumented kernel, made at `pc`: the profiler's record, then the checks.
+GPULAB_SIM_HOOK_INLINE void checked_access(const void* p, std::size_t bytes, bool write, const void* pc) {
   const HostThreadState& h = host_thread;
   if (h.clients == 0) return;
+  profile_access(h, p, bytes, write ? ProfileKind::store : ProfileKind::load, pc);
   const Access a{reinterpret_cast<std::uintptr_t>(p), bytes, write};
   const std::size_t offset = a.address - h.device_base;
   if (offset < h.device_bytes) {
@@ -179,6 +188,12 @@ GPULAB_SIM_HOOK_INLINE void checked_access(const void* p, std::size_t bytes, boo
   } else {
     host_access_from<0>(h, a);
   }
+}
+
+// A volatile access made at `pc`: the profiler's record, then the checks and the poll (engine_abi.hpp).
+GPULAB_SIM_HOOK_INLINE void volatile_access(const void* p, std::size_t bytes, bool write, const void* pc) {
+  profile_access(host_thread, p, bytes, write ? ProfileKind::store : ProfileKind::load, pc);
+  check_volatile_access(p, bytes, write);
 }
 
 }  // namespace gpulab::sim::detail

@@ -11,6 +11,8 @@
 // sanitizer runtime is linked: the hooks are defined here, in every instrumented file, weak (one copy
 // per program or library survives) and hidden (calls bind inside the same library).
 //
+// Each hook passes its return address, the access's site in the kernel, to the profiler.
+//
 // Why this instrumentation: it tells volatile accesses apart (CUDA's volatile loads and stores are
 // relaxed accesses at system scope, and a volatile load in a loop is a poll), and it hooks each access
 // of a read-modify-write, where address sanitizing checks an address once per basic block.
@@ -21,24 +23,30 @@
 #include <gpulab/sim/detail/instrumentation/dispatch.hpp>
 
 #define GPULAB_SIM_DETAIL_HOOK extern "C" __attribute__((weak, no_sanitize_address, no_sanitize_thread))
+// The instruction after the hook's call in the kernel: the access's site, for the profiler.
+#define GPULAB_SIM_DETAIL_CALL_SITE __builtin_return_address(0)
 
 #define GPULAB_SIM_DETAIL_ACCESS_HOOKS(n)                                                                       \
-  GPULAB_SIM_DETAIL_HOOK void __tsan_read##n(void* p) { ::gpulab::sim::detail::checked_access(p, n, false); }  \
-  GPULAB_SIM_DETAIL_HOOK void __tsan_write##n(void* p) { ::gpulab::sim::detail::checked_access(p, n, true); }  \
+  GPULAB_SIM_DETAIL_HOOK void __tsan_read##n(void* p) {                                                         \
+    ::gpulab::sim::detail::checked_access(p, n, false, GPULAB_SIM_DETAIL_CALL_SITE);                             \
+  }                                                                                                             \
+  GPULAB_SIM_DETAIL_HOOK void __tsan_write##n(void* p) {                                                        \
+    ::gpulab::sim::detail::checked_access(p, n, true, GPULAB_SIM_DETAIL_CALL_SITE);                              \
+  }                                                                                                             \
   GPULAB_SIM_DETAIL_HOOK void __tsan_volatile_read##n(void* p) {                                                \
-    ::gpulab::sim::detail::check_volatile_access(p, n, false);                                                  \
+    ::gpulab::sim::detail::volatile_access(p, n, false, GPULAB_SIM_DETAIL_CALL_SITE);                            \
   }                                                                                                             \
   GPULAB_SIM_DETAIL_HOOK void __tsan_volatile_write##n(void* p) {                                               \
-    ::gpulab::sim::detail::check_volatile_access(p, n, true);                                                   \
+    ::gpulab::sim::detail::volatile_access(p, n, true, GPULAB_SIM_DETAIL_CALL_SITE);                             \
   }                                                                                                             \
   asm(".hidden __tsan_read" #n "\n\t.hidden __tsan_write" #n "\n\t.hidden __tsan_volatile_read" #n               \
       "\n\t.hidden __tsan_volatile_write" #n)
 #define GPULAB_SIM_DETAIL_UNALIGNED_HOOKS(n)                                                                    \
   GPULAB_SIM_DETAIL_HOOK void __tsan_unaligned_read##n(void* p) {                                               \
-    ::gpulab::sim::detail::checked_access(p, n, false);                                                         \
+    ::gpulab::sim::detail::checked_access(p, n, false, GPULAB_SIM_DETAIL_CALL_SITE);                             \
   }                                                                                                             \
   GPULAB_SIM_DETAIL_HOOK void __tsan_unaligned_write##n(void* p) {                                              \
-    ::gpulab::sim::detail::checked_access(p, n, true);                                                          \
+    ::gpulab::sim::detail::checked_access(p, n, true, GPULAB_SIM_DETAIL_CALL_SITE);                              \
   }                                                                                                             \
   asm(".hidden __tsan_unaligned_read" #n "\n\t.hidden __tsan_unaligned_write" #n)
 
@@ -53,10 +61,10 @@ GPULAB_SIM_DETAIL_UNALIGNED_HOOKS(8);
 GPULAB_SIM_DETAIL_UNALIGNED_HOOKS(16);
 
 GPULAB_SIM_DETAIL_HOOK void __tsan_read_range(void* p, long n) {
-  ::gpulab::sim::detail::checked_access(p, static_cast<std::size_t>(n), false);
+  ::gpulab::sim::detail::checked_access(p, static_cast<std::size_t>(n), false, GPULAB_SIM_DETAIL_CALL_SITE);
 }
 GPULAB_SIM_DETAIL_HOOK void __tsan_write_range(void* p, long n) {
-  ::gpulab::sim::detail::checked_access(p, static_cast<std::size_t>(n), true);
+  ::gpulab::sim::detail::checked_access(p, static_cast<std::size_t>(n), true, GPULAB_SIM_DETAIL_CALL_SITE);
 }
 // Each instrumented file's constructor calls __tsan_init; entry and exit hooks are off, but a file built
 // with them on still links. A virtual table pointer's update is not a kernel's data.
@@ -156,4 +164,5 @@ asm(".hidden __tsan_atomic_thread_fence\n\t.hidden __tsan_atomic_signal_fence");
 #undef GPULAB_SIM_DETAIL_ATOMIC_RMW
 #undef GPULAB_SIM_DETAIL_UNALIGNED_HOOKS
 #undef GPULAB_SIM_DETAIL_ACCESS_HOOKS
+#undef GPULAB_SIM_DETAIL_CALL_SITE
 #undef GPULAB_SIM_DETAIL_HOOK
