@@ -172,9 +172,15 @@ void ProfileShadow::record_slow(const EngineThreadState& e, std::uint64_t id, st
 }
 
 void ProfileShadow::flush(ProfileSite& site) {
-  const std::uint32_t n = *std::max_element(std::begin(site.count), std::end(site.count));
+  const auto [low, high] = std::minmax_element(std::begin(site.count), std::end(site.count));
+  const std::uint32_t n = *high, all = *low;
   std::uintptr_t address[32];
-  for (std::uint32_t k = 0; k < n; ++k) {
+  // Requests every lane made (the usual case: lanes that ran the same loop): no test per lane.
+  for (std::uint32_t k = 0; k < all; ++k) {
+    for (unsigned lane = 0; lane < 32; ++lane) address[lane] = site.addresses[std::size_t{lane} * site.capacity + k];
+    count_request(site.id, 0xffffffffu, address);
+  }
+  for (std::uint32_t k = all; k < n; ++k) {
     std::uint32_t mask = 0;
     for (unsigned lane = 0; lane < 32; ++lane) {
       if (site.count[lane] > k) {

@@ -13,8 +13,26 @@ std::size_t distinct_sectors(const std::uintptr_t* address, std::uint32_t mask, 
   const std::size_t cap = sectors != nullptr ? room : local.size();
   // The common shapes (coalesced, broadcast, strided upward, each lane within one sector) give the
   // lanes' sectors in ascending order: the distinct ones are then the changes along the lanes, listed in
-  // one pass (a full warp, the usual case, without walking the mask).
-  if (cap >= 32) {
+  // one pass.
+  if (mask == 0xffffffffu && cap >= 32) {
+    // A full warp, branch-free: the compiler vectorises the three passes.
+    std::array<std::uint64_t, 32> sector;
+    bool simple = true;
+    for (unsigned l = 0; l < 32; ++l) {
+      sector[l] = address[l] / sector_bytes;
+      simple &= (address[l] % sector_bytes) + bytes <= sector_bytes;
+    }
+    for (unsigned l = 1; l < 32; ++l) simple &= sector[l] >= sector[l - 1];
+    if (simple) {
+      std::size_t n = 1;
+      out[0] = sector[0];
+      for (unsigned l = 1; l < 32; ++l) {
+        out[n] = sector[l];
+        n += sector[l] != sector[l - 1] ? 1 : 0;
+      }
+      return n;
+    }
+  } else if (cap >= 32) {
     std::size_t n = 0;
     bool simple = true;
     std::uint64_t last = 0;
@@ -24,16 +42,12 @@ std::size_t distinct_sectors(const std::uintptr_t* address, std::uint32_t mask, 
       if (n == 0 || s != last) out[n++] = s;
       last = s;
     };
-    if (mask == 0xffffffffu) {
-      for (unsigned l = 0; l < 32 && simple; ++l) take(address[l]);
-    } else {
-      for (std::uint32_t m = mask; m != 0 && simple; m &= m - 1) take(address[__builtin_ctz(m)]);
-    }
+    for (std::uint32_t m = mask; m != 0 && simple; m &= m - 1) take(address[__builtin_ctz(m)]);
     if (simple) return n;
   }
   // Anything else: every sector of every lane, once each, through a small open-addressing set (faster
   // than a sort for a warp's few dozen sectors); accesses so wide that the set would fill are sorted.
-  constexpr std::size_t slots = 256;
+  constexpr std::size_t slots = 64;
   std::array<std::uint64_t, slots> seen;  // sector + 1; 0 is empty
   seen.fill(0);
   std::size_t n = 0, distinct = 0;
@@ -41,11 +55,11 @@ std::size_t distinct_sectors(const std::uintptr_t* address, std::uint32_t mask, 
   for (std::uint32_t m = mask; m != 0 && !overflow; m &= m - 1) {
     const std::uintptr_t a = address[__builtin_ctz(m)];
     for (std::uint64_t s = a / sector_bytes; s <= (a + bytes - 1) / sector_bytes; ++s) {
-      if (distinct >= slots / 2) {
+      if (distinct >= slots * 5 / 8) {
         overflow = true;
         break;
       }
-      std::size_t h = static_cast<std::size_t>((s * 0x9E3779B97F4A7C15ull) >> 56);
+      std::size_t h = static_cast<std::size_t>((s * 0x9E3779B97F4A7C15ull) >> 58);
       while (seen[h] != 0 && seen[h] != s + 1) h = (h + 1) % slots;
       if (seen[h] != 0) continue;
       seen[h] = s + 1;

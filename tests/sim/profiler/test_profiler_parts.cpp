@@ -30,6 +30,13 @@ TEST(SimProfilerParts, SectorsOfCommonShapes) {
   EXPECT_EQ(distinct_sectors(lanes(0x101c, 0).data(), 1u, 8, nullptr, 0), 2u);
   // Lanes in descending order give the same sectors as ascending.
   EXPECT_EQ(distinct_sectors(lanes(0x2000 + 31 * 4, std::uintptr_t(-4)).data(), full, 4, nullptr, 0), 4u);
+  // Lanes in no order, with repeats: each sector once (the two half-warps of a 16 x 2 block read the
+  // same 16 rows).
+  auto rows = lanes(0x4000, 128);
+  for (unsigned l = 16; l < 32; ++l) rows[l] = rows[l - 16];
+  EXPECT_EQ(distinct_sectors(rows.data(), full, 4, nullptr, 0), 16u);
+  // Many sectors in descending order (32-byte accesses straddling two sectors each): sorted, 64.
+  EXPECT_EQ(distinct_sectors(lanes(0x8000 + 31 * 64 + 16, std::uintptr_t(-64)).data(), full, 32, nullptr, 0), 64u);
   // Lanes off: only the active lanes' sectors.
   EXPECT_EQ(distinct_sectors(lanes(0x1000, 32).data(), 0x0000000fu, 4, nullptr, 0), 4u);
   std::uint64_t listed[64];
