@@ -38,6 +38,7 @@ using detail::SiteCounts;
 using detail::SiteTable;
 
 struct KernelTotals {
+  const void* function = nullptr;  // the kernel's code, for its name with template arguments
   std::uint64_t launches = 0;
   std::uint64_t instrumented_launches = 0;
   std::uint64_t blocks = 0;
@@ -47,10 +48,13 @@ struct KernelTotals {
   LaunchCounts counts;
 };
 
+// A kernel: its name as launched and its code (one template's instantiations share the name).
+using KernelKey = std::pair<std::string, const void*>;
+
 struct Registry {
   std::mutex mutex;
-  std::map<std::string, KernelTotals> kernels;
-  std::vector<std::string> order;  // kernels in the order of their first launch
+  std::map<KernelKey, KernelTotals> kernels;
+  std::vector<KernelKey> order;  // kernels in the order of their first launch
 };
 
 Registry& registry() {
@@ -146,7 +150,7 @@ std::vector<std::pair<std::uint64_t, SiteCounts>> memory_sites(const SiteTable& 
 
 KernelProfile make_profile(const std::string& name, const KernelTotals& t, unsigned sections) {
   KernelProfile p;
-  p.name = name;
+  p.name = detail::kernel_display_name(t.function, name);
   p.launches = t.launches;
   p.instrumented = t.instrumented_launches == t.launches;
   ProfileMetrics& m = p.metrics;
@@ -373,7 +377,7 @@ std::vector<KernelProfile> profile_results() {
   std::vector<std::pair<std::string, KernelTotals>> copy;
   {
     std::lock_guard lock(r.mutex);
-    for (const std::string& name : r.order) copy.emplace_back(name, r.kernels.at(name));
+    for (const KernelKey& key : r.order) copy.emplace_back(key.first, r.kernels.at(key));
   }
   const unsigned sections = (profile_sections() & profile_all) != 0 ? profile_sections() & profile_all : profile_all;
   std::vector<KernelProfile> out;
@@ -427,12 +431,15 @@ std::string profile_json() {
 
 namespace gpulab::sim::detail {
 
-void profile_launch_started(const std::string& kernel, const LaunchShape& shape, bool instrumented) {
+void profile_launch_started(const std::string& kernel, const void* function, const LaunchShape& shape,
+                            bool instrumented) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  auto [it, fresh] = r.kernels.try_emplace(kernel);
-  if (fresh) r.order.push_back(kernel);
+  const KernelKey key{kernel, function};
+  auto [it, fresh] = r.kernels.try_emplace(key);
+  if (fresh) r.order.push_back(key);
   KernelTotals& t = it->second;
+  if (t.function == nullptr) t.function = function;
   ++t.launches;
   if (instrumented) ++t.instrumented_launches;
   t.blocks += shape.blocks;
@@ -440,10 +447,11 @@ void profile_launch_started(const std::string& kernel, const LaunchShape& shape,
   t.last = shape;
 }
 
-void profile_launch_counts(const std::string& kernel, const SiteTable& sites, const LaunchCounts& counts) {
+void profile_launch_counts(const std::string& kernel, const void* function, const SiteTable& sites,
+                           const LaunchCounts& counts) {
   Registry& r = registry();
   std::lock_guard lock(r.mutex);
-  KernelTotals& t = r.kernels[kernel];
+  KernelTotals& t = r.kernels[KernelKey{kernel, function}];
   add_sites(t.sites, sites);
   t.counts.add(counts);
 }

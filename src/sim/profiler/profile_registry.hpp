@@ -19,7 +19,10 @@ struct LaunchShape {
 
 // A launch of `kernel` starting while profiling: with instrumentation, its counts follow
 // (profile_launch_counts); without, only the launch section is known.
-void profile_launch_started(const std::string& kernel, const LaunchShape& shape, bool instrumented);
-void profile_launch_counts(const std::string& kernel, const SiteTable& sites, const LaunchCounts& counts);
+// `function`: the kernel's code, whose symbol gives its name with template arguments.
+void profile_launch_started(const std::string& kernel, const void* function, const LaunchShape& shape,
+                            bool instrumented);
+void profile_launch_counts(const std::string& kernel, const void* function, const SiteTable& sites,
+                           const LaunchCounts& counts);
 
 }  // namespace gpulab::sim::detail

@@ -19,6 +19,7 @@ namespace gpulab::sim::detail {
 
 struct ProfileLaunch {
   std::string kernel;
+  const void* function = nullptr;
   std::mutex mutex;  // the rest, for the blocks that end on several host threads
   std::unique_ptr<L2Model> l2;
   SiteTable sites;
@@ -50,6 +51,9 @@ class ProfileShadow {
   };
   // Counts the requests a site holds and empties it.
   void flush(ProfileSite& site);
+  // The warps other than `running` whose lanes have all finished their epoch (exited, or at a barrier)
+  // are counted now, so that a block's tables stay small enough for the caches.
+  void flush_finished_warps(const BlockRun& run, unsigned running);
   // One request: the lanes of `mask`, lane l's address at address[l].
   void count_request(std::uint64_t id, std::uint32_t mask, const std::uintptr_t* address);
   ProfileSpace space_of(std::uintptr_t a) const noexcept;
@@ -57,6 +61,8 @@ class ProfileShadow {
 
   Profiler::ThreadState& hooks_;
   std::vector<WarpTable> warps_;
+  std::vector<bool> pending_;  // per warp: requests not yet counted
+  unsigned last_warp_ = ~0u;   // the warp of the last access that came out of line
   std::vector<ProfileSite*> warp_sites_;
   // Where shared memory is: this block's dynamic shared memory and the static __shared__ arrays (the TLS
   // blocks), less the engine's own TLS variables that kernels read (threadIdx, ...).

@@ -64,7 +64,7 @@ void ProfileLaunch::hand_in() {
     counts.dram_write = l2->dram_write_bytes() + l2->dirty_sectors() * sector_bytes;
     give_back_l2_model(std::move(l2));
   }
-  profile_launch_counts(kernel, sites, counts);
+  profile_launch_counts(kernel, function, sites, counts);
 }
 
 // ---- a host thread's tables ----
@@ -84,6 +84,8 @@ void ProfileShadow::start_block(const BlockRun& run) {
     t.storage = std::make_unique<std::unique_ptr<std::uintptr_t[]>[]>(profile_site_slots);
     warps_.push_back(std::move(t));
   }
+  pending_.assign(warps_.size(), false);
+  last_warp_ = ~0u;
   warp_sites_.resize(warps_.size());
   for (std::size_t w = 0; w < warps_.size(); ++w) warp_sites_[w] = warps_[w].slots.get();
   hooks_.warp_sites = warp_sites_.data();
@@ -132,6 +134,11 @@ void ProfileShadow::record_slow(const EngineThreadState& e, std::uint64_t id, st
   const unsigned me = e.current;
   const unsigned warp = me / 32, lane = me % 32;
   if (warp >= warps_.size()) return;
+  // A warp's first access to each site in an epoch comes here: where the running warp changed, the
+  // warps that are done are counted.
+  if (warp != last_warp_ && e.block != nullptr) flush_finished_warps(*e.block, warp);
+  last_warp_ = warp;
+  pending_[warp] = true;
   WarpTable& table = warps_[warp];
   const std::uint64_t epoch = profile_epoch(e, warp);
   // Linear probing from the site's home slot. A slot of an older epoch holds complete requests (every
@@ -169,6 +176,26 @@ void ProfileShadow::record_slow(const EngineThreadState& e, std::uint64_t id, st
   if (k >= site.capacity) grow(table, s, k + 1);
   site.count[lane] = k + 1;
   site.addresses[std::size_t{lane} * site.capacity + k] = address;
+}
+
+void ProfileShadow::flush_finished_warps(const BlockRun& run, unsigned running) {
+  const unsigned current = host_thread.current;
+  for (unsigned v = 0; v < pending_.size(); ++v) {
+    if (!pending_[v] || v == running) continue;
+    const unsigned first = v * 32, end = std::min(first + 32, run.thread_count);
+    bool done = true;
+    if (!run.fiber_mode) {
+      done = end <= current;  // threads run one after another, each to its end
+    } else {
+      for (unsigned t = first; t < end && done; ++t) {
+        const ThreadStatus st = run.states[t];
+        done = st == ThreadStatus::exited || st == ThreadStatus::at_barrier;
+      }
+    }
+    if (!done) continue;
+    for (unsigned slot : warps_[v].used) flush(warps_[v].slots[slot]);
+    pending_[v] = false;
+  }
 }
 
 void ProfileShadow::flush(ProfileSite& site) {
@@ -282,11 +309,12 @@ void Profiler::on_launch_queued(SimDevice&, LaunchJob& job) {
   const unsigned sections = gpulab::sim::profile_sections();
   if ((sections & gpulab::sim::profile_all) == 0) return;  // off, or the hooks alone
   if ((job.clients & flag) == 0) {
-    profile_launch_started(job.kernel_name, shape_of(job), false);
+    profile_launch_started(job.kernel_name, job.function, shape_of(job), false);
     return;
   }
   auto launch = std::make_shared<ProfileLaunch>();
   launch->kernel = job.kernel_name;
+  launch->function = job.function;
   job.state<Profiler>().profile_launch = std::move(launch);
 }
 
@@ -294,7 +322,7 @@ void Profiler::on_launch_start(SimDevice&, LaunchJob& job) {
   ProfileLaunch* launch = job.state<Profiler>().profile_launch.get();
   if (launch == nullptr) return;
   launch->l2 = take_l2_model();
-  profile_launch_started(job.kernel_name, shape_of(job), true);
+  profile_launch_started(job.kernel_name, job.function, shape_of(job), true);
 }
 
 void Profiler::on_launch_end(SimDevice&, LaunchJob& job) {

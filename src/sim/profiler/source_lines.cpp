@@ -169,4 +169,35 @@ std::vector<SourceLine> source_lines(const std::vector<std::uintptr_t>& pcs) {
   return out;
 }
 
+std::string kernel_display_name(const void* function, const std::string& fallback) {
+  if (function == nullptr) return fallback;
+  const auto lines = source_lines({reinterpret_cast<std::uintptr_t>(function) + 1});
+  std::string name = lines.front().function;
+  // "void ns::k<16>(float const*, int)": drop the parameter list (the last balanced parentheses) ...
+  if (!name.empty() && name.back() == ')') {
+    int depth = 0;
+    for (std::size_t i = name.size(); i-- > 0;) {
+      if (name[i] == ')') ++depth;
+      if (name[i] == '(' && --depth == 0) {
+        name.resize(i);
+        break;
+      }
+    }
+  }
+  // ... the anonymous namespace gpulab's kernel files put kernels in ...
+  const std::string_view anon = "(anonymous namespace)::";
+  for (std::size_t at; (at = name.find(anon)) != std::string::npos;) name.erase(at, anon.size());
+  // ... and the return type: what precedes the last space outside template brackets.
+  int angle = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '<') ++angle;
+    if (name[i] == '>') --angle;
+    if (name[i] == ' ' && angle == 0) start = i + 1;
+  }
+  name = name.substr(start);
+  if (name.empty() || name.find("??") != std::string::npos) return fallback;
+  return name;
+}
+
 }  // namespace gpulab::sim::detail

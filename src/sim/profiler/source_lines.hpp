@@ -19,4 +19,9 @@ struct SourceLine {
 // where the module has no line tables or addr2line is not there.
 std::vector<SourceLine> source_lines(const std::vector<std::uintptr_t>& pcs);
 
+// A kernel's name as its source writes it, with the template arguments of this instantiation
+// ("matmulTiled<16>", "naive_matmul<float, 16, 16>"): the function's demangled symbol at `function`,
+// without its return type, parameters and anonymous namespace; `fallback` when there is none.
+std::string kernel_display_name(const void* function, const std::string& fallback);
+
 }  // namespace gpulab::sim::detail
