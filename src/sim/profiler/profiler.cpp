@@ -241,7 +241,12 @@ void ProfileShadow::count_request(std::uint64_t id, std::uint32_t mask, const st
     const std::size_t n = distinct_sectors(address, mask, bytes, sectors, std::size(sectors));
     c.sectors += n;
     const std::uint64_t flags = kind == ProfileKind::load ? 1u : kind == ProfileKind::store ? 2u : 3u;
-    for (std::size_t i = 0; i < std::min(n, std::size(sectors)); ++i) l2_accesses_.push_back(sectors[i] << 2 | flags);
+    // An access to the sector just accessed, in the same way, changes nothing in the L2 model (it is
+    // already the most recent of its set): left out, which keeps broadcasts and re-reads cheap.
+    for (std::size_t i = 0; i < std::min(n, std::size(sectors)); ++i) {
+      const std::uint64_t access = sectors[i] << 2 | flags;
+      if (l2_accesses_.empty() || l2_accesses_.back() != access) l2_accesses_.push_back(access);
+    }
   } else if (space == ProfileSpace::shared) {
     const SharedCost cost = shared_cost(address, mask, bytes);
     c.wavefronts += cost.wavefronts;
