@@ -28,6 +28,22 @@ bool env_flag(const char* name, bool fallback) {
   throw InvalidArgument(fmt::format("{}='{}': expected 1/0, true/false, yes/no or on/off", name, *v));
 }
 
+std::vector<std::string> comma_list_words(std::string_view text) {
+  std::vector<std::string> words;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string word;
+    for (char c : text.substr(start, end - start)) {
+      if (!std::isspace(static_cast<unsigned char>(c))) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if (!word.empty()) words.push_back(std::move(word));
+    start = end + 1;
+  }
+  return words;
+}
+
 std::size_t parse_byte_size(std::string_view text, std::string_view what) {
   auto fail = [&] {
     return InvalidArgument(fmt::format("{}: cannot read '{}' as a byte count (examples: 268435456, 256M, 256MiB, 2GiB)",

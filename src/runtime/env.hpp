@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gpulab::detail {
 
@@ -16,5 +17,8 @@ bool env_flag(const char* name, bool fallback = false);
 // A byte count: "268435456", "256M", "256MiB", "1G", "512K", "2GiB" (K/M/G mean KiB/MiB/GiB).
 // Throws InvalidArgument naming `what` and the text.
 std::size_t parse_byte_size(std::string_view text, std::string_view what);
+// The words of a comma list ("memcheck, RaceCheck" -> memcheck, racecheck): lower case, without
+// blanks, empty words left out.
+std::vector<std::string> comma_list_words(std::string_view text);
 
 }  // namespace gpulab::detail

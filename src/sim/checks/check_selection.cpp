@@ -4,7 +4,6 @@
 
 #include <array>
 #include <atomic>
-#include <cctype>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -59,28 +58,18 @@ std::atomic<unsigned>& current_checks() {
 
 unsigned parse_checks(std::string_view text) {
   unsigned checks = 0;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find(',', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string word;
-    for (char c : text.substr(start, end - start)) {
-      if (!std::isspace(static_cast<unsigned char>(c))) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    if (!word.empty()) {
-      bool known = false;
-      for (const Named& n : names) {
-        if (word == n.name) {
-          checks |= n.flag;
-          known = true;
-        }
-      }
-      if (!known) {
-        throw InvalidArgument(fmt::format("GPULAB_SIM_CHECK: unknown check '{}' in '{}'; use a comma list of {}", word,
-                                          text, accepted_words()));
+  for (const std::string& word : gpulab::detail::comma_list_words(text)) {
+    bool known = false;
+    for (const Named& n : names) {
+      if (word == n.name) {
+        checks |= n.flag;
+        known = true;
       }
     }
-    start = end + 1;
+    if (!known) {
+      throw InvalidArgument(fmt::format("GPULAB_SIM_CHECK: unknown check '{}' in '{}'; use a comma list of {}", word,
+                                        text, accepted_words()));
+    }
   }
   return checks;
 }

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -332,36 +331,21 @@ void at_exit() {
 
 unsigned parse_profile_sections(std::string_view text) {
   unsigned sections = 0;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find(',', start);
-    if (end == std::string_view::npos) end = text.size();
-    std::string word;
-    for (char c : text.substr(start, end - start)) {
-      if (!std::isspace(static_cast<unsigned char>(c))) word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    start = end + 1;
-    if (word.empty()) continue;
+  for (const std::string& word : gpulab::detail::comma_list_words(text)) {
     if (word == "1" || word == "all" || word == "on" || word == "true" || word == "yes") {
       sections |= profile_all;
-      continue;
-    }
-    if (word == "0" || word == "none" || word == "off" || word == "false" || word == "no") continue;
-    if (word == "hooks") {
+    } else if (word == "hooks") {
       sections |= profile_hooks_only;
-      continue;
-    }
-    bool known = false;
-    for (const SectionName& s : section_names) {
-      if (word == s.name) {
-        sections |= s.flag;
-        known = true;
+    } else if (word != "0" && word != "none" && word != "off" && word != "false" && word != "no") {
+      const auto named = std::find_if(section_names.begin(), section_names.end(),
+                                      [&](const SectionName& s) { return word == s.name; });
+      if (named == section_names.end()) {
+        throw InvalidArgument(fmt::format("GPULAB_SIM_PROFILE: unknown section '{}' in '{}'; use 1 (all), 0, or a "
+                                          "comma list of global, shared, dram, atomics, launch (or hooks: the hooks "
+                                          "alone, counting nothing)",
+                                          word, text));
       }
-    }
-    if (!known) {
-      throw InvalidArgument(fmt::format("GPULAB_SIM_PROFILE: unknown section '{}' in '{}'; use 1 (all), 0, or a comma "
-                                        "list of global, shared, dram, atomics, launch (or hooks: the hooks alone, counting nothing)",
-                                        word, text));
+      sections |= named->flag;
     }
   }
   return sections;
