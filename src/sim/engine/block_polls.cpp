@@ -63,12 +63,11 @@ void BlockRun::poll_repeated(unsigned me) {
   host_thread.block_polling = true;
   if (!fiber_mode) convert_to_fibers();
   leave_fast_mode();
-  if (aborting) throw BlockAbort{};
+  // A poll may run inside a noexcept function (cuda::atomic_ref::load, atomic waits), through which the
+  // block's unwinding exception cannot pass: a poll that must end its thread abandons it instead.
+  if (aborting) abandon_thread();
   // A fault elsewhere in the launch may have ended the thread this one waits for.
-  if (job->cancelled.load(std::memory_order_relaxed)) {
-    aborting = true;
-    throw BlockAbort{};
-  }
+  if (job->cancelled.load(std::memory_order_relaxed)) abandon_thread();
   if (threads[me].poll_streak >= stall_polls) {
     // Once a round: by the first thread that may run.
     unsigned first = 0;
@@ -88,7 +87,7 @@ void BlockRun::poll_repeated(unsigned me) {
   }
   const unsigned next = next_runnable(me);
   if (next != me && next != thread_count) switch_to(next);
-  if (aborting) [[unlikely]] throw BlockAbort{};
+  if (aborting) [[unlikely]] abandon_thread();
 }
 
 void BlockRun::block_stalled(bool hopeless) {
@@ -142,7 +141,8 @@ void BlockRun::report_poll_deadlock() {
                        t.poll_streak);
     ++listed;
   }
-  fault_and_unwind(out);
+  job->report(std::move(out));
+  abandon_thread();
 }
 
 // ---- the entry points kernel code calls ----

@@ -225,9 +225,16 @@ void BlockRun::fault_in_thread(const char* what) {
   leave_fast_mode();
   job->report(std::string(what));
   aborting = true;
+  abandon_thread();
+}
+
+void BlockRun::abandon_thread() {
+  leave_fast_mode();
+  aborting = true;
   if (!fiber_mode) return_to_host();
-  // This thread is abandoned where it stands (inside an instrumentation hook, where unwinding is not
-  // possible); the others are unwound.
+  // This thread is abandoned where it stands (inside an instrumentation hook, or a poll inside a
+  // noexcept function such as cuda::atomic_ref::load, where unwinding is not possible); the others are
+  // unwound.
   const unsigned me = current();
   states[me] = ThreadStatus::exited;
   --live;

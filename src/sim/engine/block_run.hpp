@@ -91,6 +91,9 @@ struct BlockRun {
   // A finding in the running thread: reports it and ends the block; never returns to the kernel.
   // `what` is copied before the thread is abandoned (its frames are never unwound).
   [[noreturn]] void fault_in_thread(const char* what);
+  // Ends the block from the running thread without unwinding its frames (aborting is set): the other
+  // threads are resumed to unwind, then the block returns to its host thread.
+  [[noreturn]] void abandon_thread();
   // Reports a finding and unwinds the running thread (from a barrier or warp call).
   [[noreturn]] void fault_and_unwind(const std::string& what);
   // Reports a finding from the engine's own code (an exit, a release): the block ends as soon as the
