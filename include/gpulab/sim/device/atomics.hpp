@@ -20,6 +20,7 @@
 // Each form tells the checks its scope: atomicX is device scope, atomicX_block block, atomicX_system system.
 // Each also tells the engine whether it changed memory or only polled it (detail/polls.hpp).
 namespace gpulab::sim::detail {
+GPULAB_SIM_VARIANT_BEGIN
 
 // Tells the checked build's hooks of an atomic access (and its kind, scope and order, for the
 // memory-model checks); nothing in an unchecked build.
@@ -218,24 +219,25 @@ GPULAB_SIM_UNCHECKED inline float4 atomic_add_vector(float4* address, float4 val
                 atomic_add<S>(&address->z, val.z), atomic_add<S>(&address->w, val.w)};
 }
 
+GPULAB_SIM_VARIANT_END
 }  // namespace gpulab::sim::detail
 
 // atomicX, atomicX_block and atomicX_system for one operation, over the types `accepts` admits.
-#define GPULAB_SIM_ATOMIC_FORMS(Name, operation, accepts)                                                     \
-  template <class T>                                                                                         \
-    requires gpulab::sim::detail::accepts<T>                                                                 \
-  inline T atomic##Name(T* address, std::type_identity_t<T> val) {                                           \
-    return gpulab::sim::detail::operation<gpulab::sim::detail::AtomicScope::device>(address, val);           \
-  }                                                                                                          \
-  template <class T>                                                                                         \
-    requires gpulab::sim::detail::accepts<T>                                                                 \
-  inline T atomic##Name##_block(T* address, std::type_identity_t<T> val) {                                   \
-    return gpulab::sim::detail::operation<gpulab::sim::detail::AtomicScope::block>(address, val);            \
-  }                                                                                                          \
-  template <class T>                                                                                         \
-    requires gpulab::sim::detail::accepts<T>                                                                 \
-  inline T atomic##Name##_system(T* address, std::type_identity_t<T> val) {                                  \
-    return gpulab::sim::detail::operation<gpulab::sim::detail::AtomicScope::system>(address, val);           \
+#define GPULAB_SIM_ATOMIC_FORMS(Name, operation, accepts)                                                       \
+  template <class T>                                                                                            \
+    requires gpulab::sim::detail::accepts<T>                                                                    \
+  GPULAB_SIM_VARIANT_LINKAGE inline T atomic##Name(T* address, std::type_identity_t<T> val) {                   \
+    return gpulab::sim::detail::operation<gpulab::sim::detail::AtomicScope::device>(address, val);              \
+  }                                                                                                             \
+  template <class T>                                                                                            \
+    requires gpulab::sim::detail::accepts<T>                                                                    \
+  GPULAB_SIM_VARIANT_LINKAGE inline T atomic##Name##_block(T* address, std::type_identity_t<T> val) {           \
+    return gpulab::sim::detail::operation<gpulab::sim::detail::AtomicScope::block>(address, val);               \
+  }                                                                                                             \
+  template <class T>                                                                                            \
+    requires gpulab::sim::detail::accepts<T>                                                                    \
+  GPULAB_SIM_VARIANT_LINKAGE inline T atomic##Name##_system(T* address, std::type_identity_t<T> val) {          \
+    return gpulab::sim::detail::operation<gpulab::sim::detail::AtomicScope::system>(address, val);              \
   }
 
 GPULAB_SIM_ATOMIC_FORMS(Add, atomic_add, atomic_arithmetic)
@@ -249,36 +251,37 @@ GPULAB_SIM_ATOMIC_FORMS(Xor, atomic_xor, atomic_integer)
 #undef GPULAB_SIM_ATOMIC_FORMS
 
 // atomicX, atomicX_block and atomicX_system for the operations with one signature each.
-#define GPULAB_SIM_ATOMIC_FORM(suffix, scope)                                                                \
-  inline unsigned atomicInc##suffix(unsigned* address, unsigned val) {                                       \
-    return gpulab::sim::detail::atomic_inc<gpulab::sim::detail::AtomicScope::scope>(address, val);           \
-  }                                                                                                          \
-  inline unsigned atomicDec##suffix(unsigned* address, unsigned val) {                                       \
-    return gpulab::sim::detail::atomic_dec<gpulab::sim::detail::AtomicScope::scope>(address, val);           \
-  }                                                                                                          \
-  inline float2 atomicAdd##suffix(float2* address, float2 val) {                                             \
-    return gpulab::sim::detail::atomic_add_vector<gpulab::sim::detail::AtomicScope::scope>(address, val);    \
-  }                                                                                                          \
-  inline float4 atomicAdd##suffix(float4* address, float4 val) {                                             \
-    return gpulab::sim::detail::atomic_add_vector<gpulab::sim::detail::AtomicScope::scope>(address, val);    \
-  }                                                                                                          \
-  template <class T>                                                                                         \
-    requires gpulab::sim::detail::atomic_arithmetic<T>                                                       \
-  inline T atomicCAS##suffix(T* address, std::type_identity_t<T> compare, std::type_identity_t<T> val) {     \
-    return gpulab::sim::detail::atomic_compare_swap<T>(address, compare, val,                                \
-                                                       gpulab::sim::detail::AtomicScope::scope);             \
-  }                                                                                                          \
-  template <class T>                                                                                         \
-    requires(gpulab::sim::detail::atomic_128_bit<T> && !gpulab::sim::detail::atomic_arithmetic<T>)           \
-  inline T atomicCAS##suffix(T*, T, T) {                                                                     \
-    static_assert(sizeof(T) == 0, "gpulab sim: 128-bit atomicCAS" #suffix " (sm_90) is not supported");     \
-    return T{};                                                                                              \
-  }                                                                                                          \
-  template <class T>                                                                                         \
-    requires(gpulab::sim::detail::atomic_128_bit<T> && !gpulab::sim::detail::atomic_arithmetic<T>)           \
-  inline T atomicExch##suffix(T*, T) {                                                                       \
-    static_assert(sizeof(T) == 0, "gpulab sim: 128-bit atomicExch" #suffix " (sm_90) is not supported");    \
-    return T{};                                                                                              \
+#define GPULAB_SIM_ATOMIC_FORM(suffix, scope)                                                                   \
+  GPULAB_SIM_VARIANT_LINKAGE inline unsigned atomicInc##suffix(unsigned* address, unsigned val) {               \
+    return gpulab::sim::detail::atomic_inc<gpulab::sim::detail::AtomicScope::scope>(address, val);              \
+  }                                                                                                             \
+  GPULAB_SIM_VARIANT_LINKAGE inline unsigned atomicDec##suffix(unsigned* address, unsigned val) {               \
+    return gpulab::sim::detail::atomic_dec<gpulab::sim::detail::AtomicScope::scope>(address, val);              \
+  }                                                                                                             \
+  GPULAB_SIM_VARIANT_LINKAGE inline float2 atomicAdd##suffix(float2* address, float2 val) {                     \
+    return gpulab::sim::detail::atomic_add_vector<gpulab::sim::detail::AtomicScope::scope>(address, val);       \
+  }                                                                                                             \
+  GPULAB_SIM_VARIANT_LINKAGE inline float4 atomicAdd##suffix(float4* address, float4 val) {                     \
+    return gpulab::sim::detail::atomic_add_vector<gpulab::sim::detail::AtomicScope::scope>(address, val);       \
+  }                                                                                                             \
+  template <class T>                                                                                            \
+    requires gpulab::sim::detail::atomic_arithmetic<T>                                                          \
+  GPULAB_SIM_VARIANT_LINKAGE inline T atomicCAS##suffix(T* address, std::type_identity_t<T> compare,          \
+                                                        std::type_identity_t<T> val) {                      \
+    return gpulab::sim::detail::atomic_compare_swap<T>(address, compare, val,                                   \
+                                                       gpulab::sim::detail::AtomicScope::scope);                \
+  }                                                                                                             \
+  template <class T>                                                                                            \
+    requires(gpulab::sim::detail::atomic_128_bit<T> && !gpulab::sim::detail::atomic_arithmetic<T>)              \
+  GPULAB_SIM_VARIANT_LINKAGE inline T atomicCAS##suffix(T*, T, T) {                                             \
+    static_assert(sizeof(T) == 0, "gpulab sim: 128-bit atomicCAS" #suffix " (sm_90) is not supported");         \
+    return T{};                                                                                                 \
+  }                                                                                                             \
+  template <class T>                                                                                            \
+    requires(gpulab::sim::detail::atomic_128_bit<T> && !gpulab::sim::detail::atomic_arithmetic<T>)              \
+  GPULAB_SIM_VARIANT_LINKAGE inline T atomicExch##suffix(T*, T) {                                               \
+    static_assert(sizeof(T) == 0, "gpulab sim: 128-bit atomicExch" #suffix " (sm_90) is not supported");        \
+    return T{};                                                                                                 \
   }
 
 GPULAB_SIM_ATOMIC_FORM(, device)
@@ -287,6 +290,7 @@ GPULAB_SIM_ATOMIC_FORM(_system, system)
 #undef GPULAB_SIM_ATOMIC_FORM
 
 // sm_70's 16-bit compare-and-swap (device scope only, as in CUDA).
-inline unsigned short atomicCAS(unsigned short* address, unsigned short compare, unsigned short val) {
+GPULAB_SIM_VARIANT_LINKAGE inline unsigned short atomicCAS(unsigned short* address, unsigned short compare,
+                                                           unsigned short val) {
   return gpulab::sim::detail::atomic_compare_swap(address, compare, val, gpulab::sim::detail::AtomicScope::device);
 }

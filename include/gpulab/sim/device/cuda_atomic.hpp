@@ -34,6 +34,7 @@ using ::std::memory_order_seq_cst;
 }  // namespace cuda
 
 namespace gpulab::sim::detail {
+GPULAB_SIM_VARIANT_BEGIN
 
 constexpr AtomicScope scope_of(::cuda::thread_scope s) {
   switch (s) {
@@ -230,6 +231,7 @@ class atomic_operations {
   static bool same_bits(const T& a, const T& b) noexcept { return ::std::memcmp(&a, &b, sizeof(T)) == 0; }
 };
 
+GPULAB_SIM_VARIANT_END
 }  // namespace gpulab::sim::detail
 
 namespace cuda {
@@ -270,7 +272,8 @@ class atomic : public gpulab::sim::detail::atomic_operations<atomic<T, Scope>, T
 };
 
 // Fences at a scope: the host's fence is at least as strong as any scope's.
-inline void atomic_thread_fence(memory_order order, thread_scope scope = thread_scope_system) noexcept {
+GPULAB_SIM_VARIANT_LINKAGE inline void atomic_thread_fence(memory_order order,
+                                                       thread_scope scope = thread_scope_system) noexcept {
   if (order == memory_order_relaxed) return;
   __atomic_thread_fence(gpulab::sim::detail::host_order(gpulab::sim::detail::order_of(order)));
   gpulab::sim::detail::note_fence(gpulab::sim::detail::scope_of(scope));

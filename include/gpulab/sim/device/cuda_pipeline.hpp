@@ -17,6 +17,7 @@
 #include <gpulab/sim/device/cuda_barrier.hpp>
 
 namespace gpulab::sim::detail {
+GPULAB_SIM_VARIANT_BEGIN
 
 // Copies n bytes as the running simulated thread: the checks see a read of the source and a write of
 // the destination, word by word.
@@ -45,6 +46,7 @@ inline void copy_as_group(const Group& group, void* dst, const void* src, ::std:
   }
 }
 
+GPULAB_SIM_VARIANT_END
 }  // namespace gpulab::sim::detail
 
 namespace cuda {
@@ -244,21 +246,21 @@ pipeline<Scope> make_pipeline(const Group& group, pipeline_shared_state<Scope, S
 
 // A copy into a shared pipeline's current stage: done at the call.
 template <thread_scope Scope, class Size>
-inline void memcpy_async(void* dst, const void* src, Size size, pipeline<Scope>&) {
+GPULAB_SIM_VARIANT_LINKAGE inline void memcpy_async(void* dst, const void* src, Size size, pipeline<Scope>&) {
   gpulab::sim::detail::copy_as_thread(dst, src, static_cast<::std::size_t>(size));
 }
 template <class Group, thread_scope Scope, class Size>
-inline void memcpy_async(const Group& group, void* dst, const void* src, Size size, pipeline<Scope>&) {
+GPULAB_SIM_VARIANT_LINKAGE inline void memcpy_async(const Group& group, void* dst, const void* src, Size size, pipeline<Scope>&) {
   gpulab::sim::detail::copy_as_group(group, dst, src, static_cast<::std::size_t>(size));
 }
 
 // One thread's copy, completed with the pipeline's current stage.
 template <class Size>
-inline void memcpy_async(void* dst, const void* src, Size size, pipeline<thread_scope_thread>&) {
+GPULAB_SIM_VARIANT_LINKAGE inline void memcpy_async(void* dst, const void* src, Size size, pipeline<thread_scope_thread>&) {
   gpulab::sim::detail::copy_as_thread(dst, src, static_cast<::std::size_t>(size));
 }
 template <class Group, class Size>
-inline void memcpy_async(const Group& group, void* dst, const void* src, Size size, pipeline<thread_scope_thread>&) {
+GPULAB_SIM_VARIANT_LINKAGE inline void memcpy_async(const Group& group, void* dst, const void* src, Size size, pipeline<thread_scope_thread>&) {
   gpulab::sim::detail::copy_as_group(group, dst, src, static_cast<::std::size_t>(size));
 }
 
@@ -268,12 +270,12 @@ enum class async_contract_fulfillment { none, async };
 
 // Copies completed with the barrier's current phase.
 template <class Size, thread_scope Scope, class Completion>
-inline async_contract_fulfillment memcpy_async(void* dst, const void* src, Size size, barrier<Scope, Completion>&) {
+GPULAB_SIM_VARIANT_LINKAGE inline async_contract_fulfillment memcpy_async(void* dst, const void* src, Size size, barrier<Scope, Completion>&) {
   gpulab::sim::detail::copy_as_thread(dst, src, static_cast<::std::size_t>(size));
   return async_contract_fulfillment::none;
 }
 template <class Group, class Size, thread_scope Scope, class Completion>
-inline async_contract_fulfillment memcpy_async(const Group& group, void* dst, const void* src, Size size,
+GPULAB_SIM_VARIANT_LINKAGE inline async_contract_fulfillment memcpy_async(const Group& group, void* dst, const void* src, Size size,
                                                barrier<Scope, Completion>&) {
   gpulab::sim::detail::copy_as_group(group, dst, src, static_cast<::std::size_t>(size));
   return async_contract_fulfillment::none;

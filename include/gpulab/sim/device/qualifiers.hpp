@@ -27,5 +27,19 @@
 #define GPULAB_SIM_UNCHECKED
 #endif
 
+// The simulator compiles a kernel file twice, plain and instrumented, into one library or program, and
+// the device headers' inline functions differ between the two (an atomic tells the checks of itself only
+// when instrumented). Unoptimised, such functions are not inlined, and the linker would keep one copy
+// of each for both compilations; so their internals live in an inline namespace of their compilation's
+// own (GPULAB_SIM_VARIANT_BEGIN ... END), and the CUDA-named functions that call them are `static`
+// (GPULAB_SIM_VARIANT_LINKAGE), one copy per file.
+#if defined(GPULAB_SIM_CHECKED)
+#define GPULAB_SIM_VARIANT_BEGIN inline namespace instrumented {
+#else
+#define GPULAB_SIM_VARIANT_BEGIN inline namespace plain {
+#endif
+#define GPULAB_SIM_VARIANT_END }
+#define GPULAB_SIM_VARIANT_LINKAGE static
+
 constexpr int warpSize = 32;
 

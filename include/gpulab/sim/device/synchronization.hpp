@@ -33,16 +33,16 @@ inline void __syncwarp(unsigned mask = 0xffffffffu, const std::source_location w
 }
 // A block's threads share one host thread, so ordering within a block needs only the compiler's fence;
 // other blocks run on other host threads.
-// Each tells racecheck of the fence and its scope (atomics.hpp).
-GPULAB_SIM_UNCHECKED inline void __threadfence_block() {
+// Each tells racecheck of the fence and its scope (atomics.hpp); one copy per compilation (qualifiers.hpp).
+GPULAB_SIM_VARIANT_LINKAGE GPULAB_SIM_UNCHECKED inline void __threadfence_block() {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   gpulab::sim::detail::note_fence(gpulab::sim::detail::AtomicScope::block);
 }
-GPULAB_SIM_UNCHECKED inline void __threadfence() {
+GPULAB_SIM_VARIANT_LINKAGE GPULAB_SIM_UNCHECKED inline void __threadfence() {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   gpulab::sim::detail::note_fence(gpulab::sim::detail::AtomicScope::device);
 }
-GPULAB_SIM_UNCHECKED inline void __threadfence_system() {
+GPULAB_SIM_VARIANT_LINKAGE GPULAB_SIM_UNCHECKED inline void __threadfence_system() {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
   gpulab::sim::detail::note_fence(gpulab::sim::detail::AtomicScope::system);
 }
