@@ -8,6 +8,7 @@
 
 #include <gpulab/bench/report.hpp>
 #include <gpulab/error.hpp>
+#include <gpulab/sim/profile.hpp>
 
 namespace gpulab::bench {
 
@@ -128,10 +129,7 @@ Rows checked_rows(const BenchReport& report) {
   return rows;
 }
 
-double profile_metric(const RowProfile& p, const std::string& name) {
-  const auto it = p.metrics.find(name);
-  return it == p.metrics.end() ? 0.0 : it->second;
-}
+double profile_metric(const RowProfile& p, const std::string& name) { return sim::metric_or_zero(p.metrics, name); }
 
 // --profile: one call's counts, the profiler's cost beside the unchecked run, and the estimate.
 Rows profile_rows(const BenchReport& report) {

@@ -5,17 +5,9 @@
 #include <fmt/format.h>
 
 #include <gpulab/error.hpp>
+#include <gpulab/sim/profile.hpp>
 
 namespace gpulab::bench {
-
-namespace {
-
-double metric_or_zero(const std::map<std::string, double>& m, const std::string& name) {
-  const auto it = m.find(name);
-  return it == m.end() ? 0.0 : it->second;
-}
-
-}  // namespace
 
 // The vendor's figures (SXM parts, boost clock, dense rates). Hopper's INT32 rate is half its FP32 rate
 // (64 INT32 against 128 FP32 lanes a multiprocessor), Ampere's the same.
@@ -51,14 +43,14 @@ RooflineEstimate roofline_estimate(const GpuSpec& gpu, double flops, Dtype dtype
   e.gpu = std::string(gpu.name);
   const double peak = dtype == Dtype::float64 ? gpu.fp64_gflops : dtype == Dtype::int32 ? gpu.int32_gops : gpu.fp32_gflops;
   e.compute_ms = flops / (peak * 1e6);
-  const double dram = metric_or_zero(metrics, "dram__bytes_read.sum") + metric_or_zero(metrics, "dram__bytes_write.sum");
+  const double dram = sim::metric_or_zero(metrics, "dram__bytes_read.sum") + sim::metric_or_zero(metrics, "dram__bytes_write.sum");
   e.dram_ms = dram / (gpu.dram_gbps * 1e6);
   double l1 = 0;
   for (const char* op : {"ld", "st"}) {
-    l1 += 128.0 * metric_or_zero(metrics, fmt::format("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{}.sum", op));
+    l1 += 128.0 * sim::metric_or_zero(metrics, fmt::format("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{}.sum", op));
   }
   for (const char* op : {"ld", "st", "atom"}) {
-    l1 += 32.0 * metric_or_zero(metrics, fmt::format("l1tex__t_sectors_pipe_lsu_mem_global_op_{}.sum", op));
+    l1 += 32.0 * sim::metric_or_zero(metrics, fmt::format("l1tex__t_sectors_pipe_lsu_mem_global_op_{}.sum", op));
   }
   e.l1_ms = l1 / (gpu.l1_gbps() * 1e6);
   e.estimate_ms = std::max({e.compute_ms, e.dram_ms, e.l1_ms});

@@ -39,6 +39,12 @@ void set_profile_sections(unsigned sections);
 // The counts of one source line, or of a whole kernel.
 using ProfileMetrics = std::map<std::string, double>;
 
+// A metric's value, 0 where it is absent (a section off, a space the kernel never touched).
+inline double metric_or_zero(const ProfileMetrics& m, const std::string& name) {
+  const auto it = m.find(name);
+  return it == m.end() ? 0.0 : it->second;
+}
+
 struct ProfileLine {
   std::string file;  // "?" when the build has no line tables
   unsigned line = 0;

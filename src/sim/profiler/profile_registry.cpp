@@ -139,21 +139,13 @@ void add_memory_metrics(ProfileMetrics& m, const std::vector<std::pair<std::uint
   }
 }
 
-std::vector<std::pair<std::uint64_t, SiteCounts>> memory_sites(const SiteTable& sites) {
-  std::vector<std::pair<std::uint64_t, SiteCounts>> out;
-  for (const auto& [key, c] : sites) {
-    if (detail::key_space(key) != ProfileSpace::local) out.emplace_back(key, c);
-  }
-  return out;
-}
-
 KernelProfile make_profile(const std::string& name, const KernelTotals& t, unsigned sections) {
   KernelProfile p;
   p.name = detail::kernel_display_name(t.function, name);
   p.launches = t.launches;
   p.instrumented = t.instrumented_launches == t.launches;
   ProfileMetrics& m = p.metrics;
-  const auto sites = memory_sites(t.sites);
+  const std::vector<std::pair<std::uint64_t, SiteCounts>> sites(t.sites.begin(), t.sites.end());
   if (t.instrumented_launches != 0) add_memory_metrics(m, sites, sections, true);
   if ((sections & profile_dram) != 0 && t.instrumented_launches != 0) {
     m["dram__bytes_read.sum"] = static_cast<double>(t.counts.dram_read);
@@ -216,11 +208,6 @@ KernelProfile make_profile(const std::string& name, const KernelTotals& t, unsig
 
 // ---- the summary ----
 
-double metric(const ProfileMetrics& m, const std::string& name) {
-  const auto it = m.find(name);
-  return it == m.end() ? 0.0 : it->second;
-}
-
 std::string short_file(const std::string& file) {
   const auto slash = file.rfind('/');
   return slash == std::string::npos ? file : file.substr(slash + 1);
@@ -240,55 +227,55 @@ void append_summary(std::string& out, const KernelProfile& p, unsigned sections)
   if (p.instrumented && (sections & profile_global) != 0) {
     for (const char* op : {"ld", "st", "atom"}) {
       const std::string o = op;
-      const double requests = metric(m, "l1tex__t_requests_pipe_lsu_mem_global_op_" + o + ".sum");
+      const double requests = metric_or_zero(m, "l1tex__t_requests_pipe_lsu_mem_global_op_" + o + ".sum");
       if (requests == 0 && o == "atom") continue;
       out += fmt::format("  global {:<6} {:>12.0f} requests {:>13.0f} sectors {:6.2f} sectors/request, {} requested, {} moved\n",
                          o == "ld" ? "loads" : o == "st" ? "stores" : "atoms", requests,
-                         metric(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_" + o + ".sum"),
-                         metric(m, "l1tex__t_sectors_per_request_pipe_lsu_mem_global_op_" + o + ".ratio"),
-                         bytes_text(metric(m, "gpulab__bytes_requested_mem_global_op_" + o + ".sum")),
-                         bytes_text(metric(m, "l1tex__t_bytes_pipe_lsu_mem_global_op_" + o + ".sum")));
+                         metric_or_zero(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_" + o + ".sum"),
+                         metric_or_zero(m, "l1tex__t_sectors_per_request_pipe_lsu_mem_global_op_" + o + ".ratio"),
+                         bytes_text(metric_or_zero(m, "gpulab__bytes_requested_mem_global_op_" + o + ".sum")),
+                         bytes_text(metric_or_zero(m, "l1tex__t_bytes_pipe_lsu_mem_global_op_" + o + ".sum")));
     }
   }
   if (p.instrumented && (sections & profile_shared) != 0) {
     for (const char* op : {"ld", "st"}) {
       const std::string o = op;
       out += fmt::format("  shared {:<6} {:>12.0f} requests {:>13.0f} wavefronts {:>12.0f} bank conflicts\n",
-                         o == "ld" ? "loads" : "stores", metric(m, "smsp__inst_executed_op_shared_" + o + ".sum"),
-                         metric(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + o + ".sum"),
-                         metric(m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + o + ".sum"));
+                         o == "ld" ? "loads" : "stores", metric_or_zero(m, "smsp__inst_executed_op_shared_" + o + ".sum"),
+                         metric_or_zero(m, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_" + o + ".sum"),
+                         metric_or_zero(m, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_" + o + ".sum"));
     }
   }
-  if (p.instrumented && (sections & profile_atomics) != 0 && metric(m, "gpulab__atomic_operations.sum") != 0) {
+  if (p.instrumented && (sections & profile_atomics) != 0 && metric_or_zero(m, "gpulab__atomic_operations.sum") != 0) {
     out += fmt::format("  atomics      {:>12.0f} operations in {:.0f} instructions, {:.0f} lanes on an address another lane of the instruction updates\n",
-                       metric(m, "gpulab__atomic_operations.sum"), metric(m, "gpulab__atomic_instructions.sum"),
-                       metric(m, "gpulab__atomic_same_address_lanes.sum"));
+                       metric_or_zero(m, "gpulab__atomic_operations.sum"), metric_or_zero(m, "gpulab__atomic_instructions.sum"),
+                       metric_or_zero(m, "gpulab__atomic_same_address_lanes.sum"));
   }
   if (p.instrumented && (sections & profile_dram) != 0) {
     out += fmt::format("  DRAM         {} read, {} written (L2 model: {} MiB, 16-way LRU, 32-byte sectors, cold at each launch)\n",
-                       bytes_text(metric(m, "dram__bytes_read.sum")), bytes_text(metric(m, "dram__bytes_write.sum")),
+                       bytes_text(metric_or_zero(m, "dram__bytes_read.sum")), bytes_text(metric_or_zero(m, "dram__bytes_write.sum")),
                        detail::device_limits::l2_cache_bytes >> 20);
   }
   if ((sections & profile_launch) != 0) {
     out += fmt::format("  launch       {:.0f} block(s) of {:.0f} threads, {:.0f} warps in all; theoretical occupancy {:.0f}% "
                        "(from block size and dynamic shared memory; registers unknown)\n",
-                       metric(m, "gpulab__blocks_launched.sum"), metric(m, "launch__block_size"),
-                       metric(m, "gpulab__warps_launched.sum"), metric(m, "sm__maximum_warps_per_active_cycle_pct"));
+                       metric_or_zero(m, "gpulab__blocks_launched.sum"), metric_or_zero(m, "launch__block_size"),
+                       metric_or_zero(m, "gpulab__warps_launched.sum"), metric_or_zero(m, "sm__maximum_warps_per_active_cycle_pct"));
     if (p.instrumented) {
       out += fmt::format("  execution    {:.0f} barriers and {:.0f} warp-synchronous calls (per warp); {:.1f} of 32 lanes active per memory instruction\n",
-                         metric(m, "gpulab__barriers_executed.sum"), metric(m, "gpulab__warp_collectives_executed.sum"),
-                         metric(m, "smsp__thread_inst_executed_per_inst_executed.ratio"));
+                         metric_or_zero(m, "gpulab__barriers_executed.sum"), metric_or_zero(m, "gpulab__warp_collectives_executed.sum"),
+                         metric_or_zero(m, "smsp__thread_inst_executed_per_inst_executed.ratio"));
     }
-    if (metric(m, "gpulab__profile_dropped_accesses.sum") != 0) {
+    if (metric_or_zero(m, "gpulab__profile_dropped_accesses.sum") != 0) {
       out += fmt::format("  note         {:.0f} accesses not counted: a warp had more than {} access sites between two barriers\n",
-                         metric(m, "gpulab__profile_dropped_accesses.sum"), detail::profile_site_slots);
+                         metric_or_zero(m, "gpulab__profile_dropped_accesses.sum"), detail::profile_site_slots);
     }
   }
   const auto top = [&](const char* title, const std::vector<std::string>& names, const char* unit) {
     std::vector<std::pair<double, const ProfileLine*>> ranked;
     for (const ProfileLine& l : p.lines) {
       double v = 0;
-      for (const std::string& n : names) v += metric(l.metrics, n);
+      for (const std::string& n : names) v += metric_or_zero(l.metrics, n);
       if (v > 0) ranked.emplace_back(v, &l);
     }
     if (ranked.empty()) return;
@@ -310,6 +297,13 @@ void append_summary(std::string& out, const KernelProfile& p, unsigned sections)
         {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"},
         "conflicts");
   }
+}
+
+// The sections results report: those on, or all of them when the profiler is off (a program reading
+// what it profiled in a scope that has ended) or runs the hooks alone.
+unsigned reported_sections() {
+  const unsigned on = profile_sections() & profile_all;
+  return on != 0 ? on : profile_all;
 }
 
 void at_exit() {
@@ -363,7 +357,7 @@ std::vector<KernelProfile> profile_results() {
     std::lock_guard lock(r.mutex);
     for (const KernelKey& key : r.order) copy.emplace_back(key.first, r.kernels.at(key));
   }
-  const unsigned sections = (profile_sections() & profile_all) != 0 ? profile_sections() & profile_all : profile_all;
+  const unsigned sections = reported_sections();
   std::vector<KernelProfile> out;
   for (const auto& [name, totals] : copy) out.push_back(make_profile(name, totals, sections));
   return out;
@@ -384,7 +378,7 @@ void reset_profile() {
 }
 
 std::string profile_summary() {
-  const unsigned sections = (profile_sections() & profile_all) != 0 ? profile_sections() & profile_all : profile_all;
+  const unsigned sections = reported_sections();
   std::string out;
   for (const KernelProfile& p : profile_results()) append_summary(out, p, sections);
   return out;

@@ -13,8 +13,6 @@ struct LaunchShape {
   std::uint64_t blocks = 0;
   unsigned threads_per_block = 0;
   std::size_t dynamic_shared_bytes = 0;
-  std::uint64_t grid[3] = {1, 1, 1};
-  unsigned block[3] = {1, 1, 1};
 };
 
 // A launch of `kernel` starting while profiling: with instrumentation, its counts follow

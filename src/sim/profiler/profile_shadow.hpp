@@ -24,10 +24,9 @@ struct ProfileLaunch {
   std::unique_ptr<L2Model> l2;
   SiteTable sites;
   LaunchCounts counts;
-  bool handed_in = false;
 
   // Passes the counts to the kernel's totals once every block has run (or was skipped after a fault),
-  // and gives the L2 model back for the next launch.
+  // and gives the L2 model back for the next launch: once, at the launch's end.
   void hand_in();
 };
 
@@ -64,14 +63,10 @@ class ProfileShadow {
   std::vector<bool> pending_;  // per warp: requests not yet counted
   unsigned last_warp_ = ~0u;   // the warp of the last access that came out of line
   std::vector<ProfileSite*> warp_sites_;
-  // Where shared memory is: this block's dynamic shared memory and the static __shared__ arrays (the TLS
-  // blocks), less the engine's own TLS variables that kernels read (threadIdx, ...).
-  std::uintptr_t dynamic_begin_ = 0;
-  std::size_t dynamic_bytes_ = 0;
+  // Where static __shared__ arrays are (the TLS blocks), less the engine's own TLS variables that kernels
+  // read (threadIdx, ...); device memory and the block's dynamic shared memory are the host thread's.
   std::vector<AddressRange> tls_;
   std::vector<AddressRange> engine_tls_;
-  std::uintptr_t device_base_ = 0;
-  std::size_t device_bytes_ = 0;
 
   // The running block's counts: its sites (the last one looked up cached), the sectors it sent to L2
   // (sector << 2 | read | write << 1), and its other counts.

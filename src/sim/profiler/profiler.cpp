@@ -56,8 +56,6 @@ void give_back_l2_model(std::unique_ptr<L2Model> model) {
 
 void ProfileLaunch::hand_in() {
   std::lock_guard lock(mutex);
-  if (handed_in) return;
-  handed_in = true;
   if (l2 != nullptr) {
     // What is still dirty is written back by the kernel's end.
     counts.dram_read = l2->dram_read_bytes();
@@ -90,10 +88,6 @@ void ProfileShadow::start_block(const BlockRun& run) {
   for (std::size_t w = 0; w < warps_.size(); ++w) warp_sites_[w] = warps_[w].slots.get();
   hooks_.warp_sites = warp_sites_.data();
   const EngineThreadState& e = host_thread;
-  dynamic_begin_ = reinterpret_cast<std::uintptr_t>(e.dynamic_shared);
-  dynamic_bytes_ = run.job->shared_bytes;
-  device_base_ = e.device_base;
-  device_bytes_ = e.device_bytes;
   barrier_epoch_at_start_ = e.barrier_epoch;
   sites_.clear();
   last_key_ = ~std::uint64_t{0};
@@ -103,8 +97,9 @@ void ProfileShadow::start_block(const BlockRun& run) {
 }
 
 ProfileSpace ProfileShadow::space_of(std::uintptr_t a) const noexcept {
-  if (a - device_base_ < device_bytes_) return ProfileSpace::global;
-  if (a - dynamic_begin_ < dynamic_bytes_) return ProfileSpace::shared;
+  const EngineThreadState& e = host_thread;
+  if (a - e.device_base < e.device_bytes) return ProfileSpace::global;
+  if (a - reinterpret_cast<std::uintptr_t>(e.dynamic_shared) < e.block->job->shared_bytes) return ProfileSpace::shared;
   const void* p = reinterpret_cast<const void*>(a);
   for (const AddressRange& r : tls_) {
     if (!r.contains(p)) continue;
@@ -223,6 +218,9 @@ void ProfileShadow::flush(ProfileSite& site) {
 void ProfileShadow::count_request(std::uint64_t id, std::uint32_t mask, const std::uintptr_t* address) {
   const std::uintptr_t first = address[__builtin_ctz(mask)];
   const ProfileSpace space = space_of(first);
+  // A thread's stack stands for a GPU's local memory, which the host compiler lays out otherwise: not
+  // counted.
+  if (space == ProfileSpace::local) return;
   const std::uint64_t key = site_key(id, space);
   if (key != last_key_) {
     last_counts_ = &sites_[key];
@@ -298,12 +296,6 @@ LaunchShape shape_of(const LaunchJob& job) {
   shape.blocks = job.block_count;
   shape.threads_per_block = job.threads_per_block;
   shape.dynamic_shared_bytes = job.shared_bytes;
-  shape.grid[0] = job.grid.x;
-  shape.grid[1] = job.grid.y;
-  shape.grid[2] = job.grid.z;
-  shape.block[0] = job.block.x;
-  shape.block[1] = job.block.y;
-  shape.block[2] = job.block.z;
   return shape;
 }
 

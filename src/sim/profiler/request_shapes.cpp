@@ -11,39 +11,35 @@ std::size_t distinct_sectors(const std::uintptr_t* address, std::uint32_t mask, 
   std::array<std::uint64_t, 64> local;
   std::uint64_t* out = sectors != nullptr ? sectors : local.data();
   const std::size_t cap = sectors != nullptr ? room : local.size();
+  // The active lanes' addresses, in lane order (a full warp, the usual case, as given).
+  std::array<std::uintptr_t, 32> dense;
+  const std::uintptr_t* a = address;
+  std::size_t lanes = 32;
+  if (mask != 0xffffffffu) {
+    lanes = 0;
+    for (std::uint32_t m = mask; m != 0; m &= m - 1) dense[lanes++] = address[__builtin_ctz(m)];
+    a = dense.data();
+  }
   // The common shapes (coalesced, broadcast, strided upward, each lane within one sector) give the
-  // lanes' sectors in ascending order: the distinct ones are then the changes along the lanes, listed in
-  // one pass.
-  if (mask == 0xffffffffu && cap >= 32) {
-    // A full warp, branch-free: the compiler vectorises the three passes.
+  // lanes' sectors in ascending order: the distinct ones are then the changes along the lanes, listed
+  // branch-free (the compiler vectorises the passes).
+  if (cap >= 32) {
     std::array<std::uint64_t, 32> sector;
     bool simple = true;
-    for (unsigned l = 0; l < 32; ++l) {
-      sector[l] = address[l] / sector_bytes;
-      simple &= (address[l] % sector_bytes) + bytes <= sector_bytes;
+    for (std::size_t l = 0; l < lanes; ++l) {
+      sector[l] = a[l] / sector_bytes;
+      simple &= (a[l] % sector_bytes) + bytes <= sector_bytes;
     }
-    for (unsigned l = 1; l < 32; ++l) simple &= sector[l] >= sector[l - 1];
+    for (std::size_t l = 1; l < lanes; ++l) simple &= sector[l] >= sector[l - 1];
     if (simple) {
       std::size_t n = 1;
       out[0] = sector[0];
-      for (unsigned l = 1; l < 32; ++l) {
+      for (std::size_t l = 1; l < lanes; ++l) {
         out[n] = sector[l];
         n += sector[l] != sector[l - 1] ? 1 : 0;
       }
       return n;
     }
-  } else if (cap >= 32) {
-    std::size_t n = 0;
-    bool simple = true;
-    std::uint64_t last = 0;
-    const auto take = [&](std::uintptr_t a) {
-      const std::uint64_t s = a / sector_bytes;
-      simple &= (a % sector_bytes) + bytes <= sector_bytes && (n == 0 || s >= last);
-      if (n == 0 || s != last) out[n++] = s;
-      last = s;
-    };
-    for (std::uint32_t m = mask; m != 0 && simple; m &= m - 1) take(address[__builtin_ctz(m)]);
-    if (simple) return n;
   }
   // Anything else: every sector of every lane, once each, through a small open-addressing set (faster
   // than a sort for a warp's few dozen sectors); accesses so wide that the set would fill are sorted.
@@ -52,9 +48,8 @@ std::size_t distinct_sectors(const std::uintptr_t* address, std::uint32_t mask, 
   seen.fill(0);
   std::size_t n = 0, distinct = 0;
   bool overflow = false;
-  for (std::uint32_t m = mask; m != 0 && !overflow; m &= m - 1) {
-    const std::uintptr_t a = address[__builtin_ctz(m)];
-    for (std::uint64_t s = a / sector_bytes; s <= (a + bytes - 1) / sector_bytes; ++s) {
+  for (std::size_t l = 0; l < lanes && !overflow; ++l) {
+    for (std::uint64_t s = a[l] / sector_bytes; s <= (a[l] + bytes - 1) / sector_bytes; ++s) {
       if (distinct >= slots * 5 / 8) {
         overflow = true;
         break;
@@ -70,9 +65,8 @@ std::size_t distinct_sectors(const std::uintptr_t* address, std::uint32_t mask, 
   if (!overflow) return distinct;
   n = 0;
   std::size_t wide = 0;  // sectors beyond `cap`, counted but not listed
-  for (std::uint32_t m = mask; m != 0; m &= m - 1) {
-    const std::uintptr_t a = address[__builtin_ctz(m)];
-    for (std::uint64_t s = a / sector_bytes; s <= (a + bytes - 1) / sector_bytes; ++s) {
+  for (std::size_t l = 0; l < lanes; ++l) {
+    for (std::uint64_t s = a[l] / sector_bytes; s <= (a[l] + bytes - 1) / sector_bytes; ++s) {
       if (n < cap) {
         out[n++] = s;
       } else {
